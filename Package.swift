@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// OnDevice: on-device AI for Swift, Linux first. One target per layer; arrows point down
+// (see scripts/check-layering.sh, which holds every target's imports to this graph).
+import PackageDescription
+
+let package = Package(
+    name: "OnDevice",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "OnDevice", targets: ["OnDevice"]),
+        .executable(name: "ondevice", targets: ["ondevice"]),
+        .executable(name: "Benchmarks", targets: ["Benchmarks"]),
+    ],
+    targets: [
+        // C SIMD hot loops with runtime CPU dispatch (AVX2/FMA/F16C via target attributes):
+        // users need no compiler flags.
+        .target(name: "CKernels"),
+        .target(name: "Tensor"),
+        .target(name: "Kernels", dependencies: ["Tensor", "CKernels"]),
+        .target(name: "Formats", dependencies: ["Tensor"]),
+        .target(name: "Tokenizers", dependencies: ["Formats"]),
+        .target(name: "Models", dependencies: ["Tensor", "Kernels", "Formats"]),
+        .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats"]),
+        .target(name: "ModelStore", dependencies: ["Formats"]),
+        .target(name: "OnDevice", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
+        .executableTarget(name: "ondevice", dependencies: ["OnDevice"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["OnDevice"]),
+        .target(name: "TestSupport", dependencies: ["Formats", "Tensor"]),
+        .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
+        .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Tensor", "CKernels"]),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats", "Tensor", "TestSupport"]),
+        .testTarget(name: "TokenizersTests", dependencies: ["Tokenizers", "Formats", "TestSupport"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Tensor", "TestSupport"]),
+        .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["OnDevice", "Engine", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

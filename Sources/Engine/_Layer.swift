@@ -1,0 +1,1 @@
+// Engine layer; see Package.swift for its place in the graph.

@@ -1,0 +1,1 @@
+// Formats layer; see Package.swift for its place in the graph.

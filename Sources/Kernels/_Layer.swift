@@ -1,0 +1,1 @@
+// Kernels layer; see Package.swift for its place in the graph.

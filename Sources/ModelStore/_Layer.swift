@@ -1,0 +1,1 @@
+// ModelStore layer; see Package.swift for its place in the graph.

@@ -1,0 +1,1 @@
+// Models layer; see Package.swift for its place in the graph.

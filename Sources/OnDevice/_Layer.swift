@@ -1,0 +1,1 @@
+// OnDevice layer; see Package.swift for its place in the graph.

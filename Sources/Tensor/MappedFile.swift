@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Errors of the tensor layer.
+package enum TensorError: Error, Sendable, Equatable {
+    case cannotOpen(path: String, errno: Int32)
+    case cannotMap(path: String, errno: Int32)
+    case notARegularFile(path: String)
+}
+
+/// Owner of a read-only memory mapping of a whole file. Unmaps in `deinit`.
+///
+/// `~Copyable` so exactly one value owns the mapping; share it through `MappedRegion`.
+package struct FileMapping: ~Copyable {
+    package let base: UnsafeRawPointer?
+    package let count: Int
+
+    package init(path: String) throws(TensorError) {
+        let (base, count) = try Self.map(path: path)
+        self.base = base
+        self.count = count
+    }
+
+    private static func map(path: String) throws(TensorError) -> (UnsafeRawPointer?, Int) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .cannotOpen(path: path, errno: errno) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .notARegularFile(path: path) }
+        let size = Int(st.st_size)
+        if size == 0 { return (nil, 0) }
+        let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
+        guard let p, p != MAP_FAILED else { throw .cannotMap(path: path, errno: errno) }
+        return (UnsafeRawPointer(p), size)
+    }
+
+    deinit {
+        if let base { munmap(UnsafeMutableRawPointer(mutating: base), count) }
+    }
+}
+
+/// A shared, immutable memory-mapped file. Tensors point into it and keep it alive.
+///
+/// `@unchecked Sendable`: the mapping is read-only (`PROT_READ`) and never changes after init,
+/// so concurrent reads from any thread are safe.
+package final class MappedRegion: @unchecked Sendable {
+    private let mapping: FileMapping
+    /// Path the region was mapped from.
+    package let path: String
+
+    package init(path: String) throws(TensorError) {
+        self.mapping = try FileMapping(path: path)
+        self.path = path
+    }
+
+    /// First byte of the file (nil for an empty file).
+    package var base: UnsafeRawPointer? { mapping.base }
+    /// File size in bytes.
+    package var count: Int { mapping.count }
+
+    /// The file's bytes as a buffer.
+    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: mapping.base, count: mapping.count) }
+}

@@ -1,0 +1,1 @@
+// TestSupport layer; see Package.swift for its place in the graph.

@@ -1,0 +1,1 @@
+// Tokenizers layer; see Package.swift for its place in the graph.
