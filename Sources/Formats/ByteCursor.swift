@@ -40,12 +40,10 @@ struct ByteCursor {
     mutating func readString(_ field: @autoclosure () -> String) throws(FormatError) -> String {
         let length = try readCount(minItemSize: 1, field())
         let start = offset
-        let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<start + length])
-        guard let string = String(validating: slice.assumingMemoryBound(to: UInt8.self), as: UTF8.self) else {
-            throw .invalidUTF8(field: field(), offset: start)
-        }
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<start + length]).assumingMemoryBound(to: UInt8.self)
+        guard UTF8Validator.isValid(slice) else { throw .invalidUTF8(field: field(), offset: start) }
         offset += length
-        return string
+        return String(decoding: slice, as: UTF8.self)
     }
 
     /// Copies `count` little-endian fixed-width values (count already checked against the file).
