@@ -1,0 +1,83 @@
+import Tensor
+
+/// Why a model file could not be read. Every case says what was wrong and where.
+///
+/// Offsets are absolute byte offsets in the file; `field` names the value being read
+/// (for example `metadata 'general.name' value` or `tensor 'output.weight' dims`).
+package enum FormatError: Error, Sendable, Equatable {
+    /// Opening or mapping the file failed.
+    case io(TensorError)
+    /// A fixed-size field needs `needed` bytes at `offset` but the file ends first.
+    case truncated(field: String, offset: Int, needed: Int, fileSize: Int)
+    /// The file does not start with the format's magic bytes.
+    case badMagic(found: [UInt8])
+    /// A GGUF version other than 2 or 3 (v1 used 32-bit counts and is not read).
+    case unsupportedVersion(UInt32)
+    /// A metadata value type id outside the GGUF table.
+    case invalidValueType(raw: UInt32, key: String, offset: Int)
+    /// A count or length that cannot fit in the bytes left in the file.
+    case absurdCount(field: String, count: UInt64, offset: Int)
+    /// A string that is not valid UTF-8.
+    case invalidUTF8(field: String, offset: Int)
+    /// A bool byte other than 0 or 1.
+    case invalidBool(field: String, offset: Int, raw: UInt8)
+    /// Arrays nested deeper than the reader allows.
+    case nestingTooDeep(key: String, offset: Int)
+    /// `general.alignment` is zero, not a power of two, or too large.
+    case invalidAlignment(value: UInt64)
+    /// A tensor's bytes extend past the end of the file (`offset` absolute).
+    case tensorOutOfBounds(name: String, offset: Int, size: Int, fileSize: Int)
+    /// A tensor's data offset (relative to the data section) is not a multiple of the alignment.
+    case misalignedTensor(name: String, offset: UInt64, alignment: Int)
+    /// A tensor type id this reader does not know.
+    case unsupportedTensorType(name: String, rawType: UInt32)
+    /// A tensor with more than four dimensions.
+    case tooManyDimensions(name: String, count: UInt32, offset: Int)
+    /// Dimensions that are negative as signed values or whose product or byte size overflows.
+    case invalidDimensions(name: String, dims: [UInt64])
+    /// A row length that is not a whole number of the type's blocks.
+    case partialBlock(name: String, rowLength: Int, blockSize: Int)
+    /// Two tensors with the same name.
+    case duplicateTensor(name: String)
+    /// Two metadata entries with the same key.
+    case duplicateKey(key: String)
+    /// A tensor the caller asked for is not in the file.
+    case missingTensor(name: String)
+    /// A metadata key the caller requires is not in the file.
+    case missingMetadata(key: String)
+    /// A metadata key holds a value of another type than the caller requires.
+    case wrongMetadataType(key: String, expected: String, found: String)
+}
+
+extension FormatError: CustomStringConvertible {
+    /// One line for logs and the CLI.
+    package var description: String {
+        switch self {
+        case .io(let error): "cannot read file: \(error)"
+        case let .truncated(field, offset, needed, fileSize):
+            "truncated file: \(field) needs \(needed) bytes at offset \(offset), file has \(fileSize)"
+        case .badMagic(let found): "not a GGUF file (magic \(found))"
+        case .unsupportedVersion(let version): "unsupported GGUF version \(version) (2 and 3 are read)"
+        case let .invalidValueType(raw, key, offset): "metadata '\(key)': unknown value type \(raw) at offset \(offset)"
+        case let .absurdCount(field, count, offset): "\(field): count \(count) at offset \(offset) exceeds the file"
+        case let .invalidUTF8(field, offset): "\(field): invalid UTF-8 at offset \(offset)"
+        case let .invalidBool(field, offset, raw): "\(field): bool byte \(raw) at offset \(offset)"
+        case let .nestingTooDeep(key, offset): "metadata '\(key)': arrays nested too deep at offset \(offset)"
+        case .invalidAlignment(let value): "general.alignment \(value) is not a usable power of two"
+        case let .tensorOutOfBounds(name, offset, size, fileSize):
+            "tensor '\(name)': \(size) bytes at offset \(offset) extend past the file end (\(fileSize))"
+        case let .misalignedTensor(name, offset, alignment):
+            "tensor '\(name)': data offset \(offset) is not a multiple of \(alignment)"
+        case let .unsupportedTensorType(name, rawType): "tensor '\(name)': unsupported type id \(rawType)"
+        case let .tooManyDimensions(name, count, offset): "tensor '\(name)': \(count) dimensions at offset \(offset) (at most 4)"
+        case let .invalidDimensions(name, dims): "tensor '\(name)': invalid dimensions \(dims)"
+        case let .partialBlock(name, rowLength, blockSize):
+            "tensor '\(name)': row length \(rowLength) is not a multiple of block size \(blockSize)"
+        case .duplicateTensor(let name): "duplicate tensor '\(name)'"
+        case .duplicateKey(let key): "duplicate metadata key '\(key)'"
+        case .missingTensor(let name): "missing tensor '\(name)'"
+        case .missingMetadata(let key): "missing metadata '\(key)'"
+        case let .wrongMetadataType(key, expected, found): "metadata '\(key)': expected \(expected), found \(found)"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Formats layer; see Package.swift for its place in the graph.
