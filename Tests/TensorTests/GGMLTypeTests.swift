@@ -1,5 +1,5 @@
 import Testing
-@testable import Tensor
+import Tensor
 
 @Test func `block sizes match the GGUF layouts`() {
     #expect(GGMLType.q4_1.bytesPerBlock == 20)

@@ -1,0 +1,13 @@
+#ifndef ONDEVICE_ATTENTION_H
+#define ONDEVICE_ATTENTION_H
+#include <stddef.h>
+
+/// One query head attending over a contiguous run of cached keys/values.
+///
+/// q: (head_dim); keys and values: (n_keys, stride) with this head's slice at column 0 (the
+/// caller offsets the pointers); scores: scratch of n_keys floats; out: (head_dim).
+/// out = softmax(scale * K q) V. Chooses an AVX2/FMA body at run time when the CPU has one.
+void od_attend_head(const float *q, const float *keys, const float *values, size_t stride,
+                    size_t n_keys, size_t head_dim, float scale, float *scores, float *out);
+
+#endif

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Why generation ended.
+package enum FinishReason: String, Sendable, Equatable, Codable {
+    /// The model emitted an end-of-generation token.
+    case endOfGeneration = "eog"
+    /// A stop string appeared in the text.
+    case stopSequence = "stop"
+    /// `maxTokens` were generated.
+    case length
+    /// The context is full.
+    case contextFull = "context"
+    /// The caller cancelled.
+    case cancelled
+}
+
+/// Options of one generation call.
+package struct GenerationOptions: Sendable, Equatable {
+    package var maxTokens: Int = 256
+    package var sampling = SamplingParameters()
+    /// Generation stops before any of these strings would be emitted.
+    package var stop: [String] = []
+    package init() {}
+}
+
+/// Measured figures of one generation.
+package struct GenerationMetrics: Sendable, Equatable, Codable {
+    package var promptTokens = 0
+    /// Prompt tokens served from the KV cache instead of evaluated.
+    package var reusedPromptTokens = 0
+    package var completionTokens = 0
+    /// Seconds from the call to the first generated token.
+    package var timeToFirstToken = 0.0
+    package var promptSeconds = 0.0
+    package var generationSeconds = 0.0
+    package var finishReason = FinishReason.length
+
+    package init() {}
+
+    /// Evaluated prompt tokens per second.
+    package var promptTokensPerSecond: Double {
+        promptSeconds > 0 ? Double(promptTokens - reusedPromptTokens) / promptSeconds : 0
+    }
+
+    /// Generated tokens per second, counted after the first (which the prompt pass produced).
+    package var generationTokensPerSecond: Double {
+        completionTokens > 1 && generationSeconds > 0 ? Double(completionTokens - 1) / generationSeconds : 0
+    }
+}
+
+/// The outcome of a generation.
+package struct GenerationResult: Sendable, Equatable {
+    package var promptIds: [Int32]
+    package var generatedIds: [Int32]
+    package var text: String
+    package var metrics: GenerationMetrics
+}
+
+/// What a generation stream yields.
+package enum GenerationEvent: Sendable, Equatable {
+    /// A generated token and the text it completes (empty while a UTF-8 sequence or a possible
+    /// stop string is still pending).
+    case token(id: Int32, text: String)
+    /// The final event: everything generated, with metrics.
+    case finished(GenerationResult)
+}

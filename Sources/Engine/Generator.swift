@@ -1,0 +1,110 @@
+import Foundation
+import Tokenizers
+
+/// The decode loop: prefill, then sample / evaluate one token at a time until an
+/// end-of-generation token, a stop string, `maxTokens`, a full context or cancellation.
+package struct Generator {
+    package let session: Session
+    package let options: GenerationOptions
+
+    package init(session: Session, options: GenerationOptions) {
+        self.session = session
+        self.options = options
+    }
+
+    /// Runs to completion. `onToken` receives each token with the text it makes final;
+    /// `isCancelled` is polled before every expensive step.
+    package func run(prompt: [Int32], isCancelled: () -> Bool = { false },
+                     onToken: (Int32, String) -> Void = { _, _ in }) throws(EngineError) -> GenerationResult {
+        let clock = ContinuousClock()
+        let t0 = clock.now
+        var metrics = GenerationMetrics()
+        metrics.promptTokens = prompt.count
+        if isCancelled() { throw .cancelled }
+        metrics.reusedPromptTokens = try session.prefill(prompt)
+        let tPrompt = clock.now
+        metrics.promptSeconds = (tPrompt - t0).seconds
+
+        let tokenizer = session.model.tokenizer
+        let eog = tokenizer.endOfGenerationIds
+        var sampler = Sampler(options.sampling)
+        var detok = StreamingDetokenizer(tokenizer: tokenizer)
+        var stop = StopMatcher(stops: options.stop)
+        var generated: [Int32] = []
+        generated.reserveCapacity(options.maxTokens)
+        var text = ""
+        var reason = FinishReason.length
+        var tFirst = tPrompt
+
+        while generated.count < options.maxTokens {
+            if isCancelled() { reason = .cancelled; break }
+            let history = session.tokens[...]
+            let id = sampler.sample(session.logits, count: session.vocabularySize, history: history)
+            generated.append(id)
+            if generated.count == 1 { tFirst = clock.now }
+            if eog.contains(id) {
+                onToken(id, "")
+                reason = .endOfGeneration
+                break
+            }
+            let (emit, stopped) = stop.feed(detok.append(id))
+            text += emit
+            onToken(id, emit)
+            if stopped { reason = .stopSequence; break }
+            if generated.count == options.maxTokens { break }
+            if session.tokens.count >= session.contextLength { reason = .contextFull; break }
+            if isCancelled() { reason = .cancelled; break }
+            try session.evaluate([id][...])
+        }
+        if reason != .stopSequence {
+            let tail = stop.feed(detok.flush()).emit + stop.flush()
+            text += tail
+            if !tail.isEmpty { onToken(generated.last ?? -1, tail) }
+        }
+        let tEnd = clock.now
+        metrics.completionTokens = generated.count
+        metrics.timeToFirstToken = (tFirst - t0).seconds
+        metrics.generationSeconds = (tEnd - tFirst).seconds
+        metrics.finishReason = reason
+        return GenerationResult(promptIds: prompt, generatedIds: generated, text: text, metrics: metrics)
+    }
+}
+
+/// Streams a generation. The producer task owns the session while the stream lives;
+/// cancelling the consumer (or dropping the stream) cancels it within one token, and the
+/// stream always ends with `.finished` unless an error is thrown.
+package func generateStream(session: Session, prompt: [Int32], options: GenerationOptions)
+    -> AsyncThrowingStream<GenerationEvent, Error> {
+    let (stream, continuation) = AsyncThrowingStream<GenerationEvent, Error>.makeStream()
+    let box = SessionBox(session)
+    let task = Task.detached {
+        do {
+            let result = try Generator(session: box.session, options: options).run(
+                prompt: prompt, isCancelled: { Task.isCancelled },
+                onToken: { id, text in continuation.yield(.token(id: id, text: text)) })
+            continuation.yield(.finished(result))
+            continuation.finish()
+        } catch {
+            continuation.finish(throwing: error)
+        }
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
+}
+
+/// Carries a session into the stream's producer task.
+///
+/// `@unchecked Sendable`: while the stream is live only the producer touches the session;
+/// callers must not use it until the stream has finished.
+final class SessionBox: @unchecked Sendable {
+    let session: Session
+    init(_ session: Session) { self.session = session }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let c = components
+        return Double(c.seconds) + Double(c.attoseconds) * 1e-18
+    }
+}

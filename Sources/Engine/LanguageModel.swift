@@ -1,0 +1,47 @@
+import Formats
+import Models
+import Tensor
+import Tokenizers
+
+/// An immutable loaded language model: mapped weights, architecture and tokenizer. Shared by
+/// any number of sessions (each session owns its own KV cache).
+package final class LanguageModel: Sendable {
+    package let path: String
+    package let file: GGUFFile
+    package let decoder: any DecoderModel
+    package let tokenizer: Tokenizer
+
+    package var config: DecoderConfig { decoder.config }
+
+    /// Maps and validates the GGUF at `path`: format, architecture, every weight's type and
+    /// shape, and the tokenizer. Nothing is copied; weights stay in the mapping.
+    package init(path: String) throws(EngineError) {
+        let file: GGUFFile
+        do { file = try GGUFFile.open(path: path) } catch { throw .model(.format(error)) }
+        try self.init(file: file, path: path)
+    }
+
+    package init(file: GGUFFile, path: String) throws(EngineError) {
+        self.path = path
+        self.file = file
+        do { decoder = try loadDecoder(file: file) } catch { throw .model(error) }
+        let spec: TokenizerSpec
+        do { spec = try TokenizerSpec(gguf: file) } catch { throw .tokenizer(error) }
+        do { tokenizer = try Tokenizer(spec: spec) } catch { throw .tokenizer(error) }
+    }
+
+    /// The dominant weight type, e.g. "Q4_1" (the type most weight bytes are stored in).
+    package var quantization: String {
+        var bytes: [GGMLType: Int] = [:]
+        for t in file.tensorInfos where t.shape.count >= 2 { bytes[t.type, default: 0] += t.byteCount }
+        return bytes.max { $0.value < $1.value }?.key.description ?? "unknown"
+    }
+
+    /// Bytes of weights mapped.
+    package var weightBytes: Int { decoder.weights.byteCount }
+
+    /// The chat template the model's metadata declares, if any.
+    package func chatTemplate() throws(EngineError) -> ChatTemplate {
+        do { return try ChatTemplate(metadataTemplate: file.string("tokenizer.chat_template")) } catch { throw .noChatTemplate }
+    }
+}

@@ -1,1 +1,0 @@
-// Engine layer; see Package.swift for its place in the graph.

@@ -1,0 +1,28 @@
+import Formats
+import Kernels
+import Tensor
+
+/// A loaded decoder-only language model: immutable, shareable across sessions.
+package protocol DecoderModel: Sendable {
+    var config: DecoderConfig { get }
+    var weights: DecoderWeights { get }
+
+    /// Runs `tokens` at positions `state.count ..< state.count + tokens.count`, appending their
+    /// keys and values to the state's cache. The logits of the last token land in
+    /// `state.logits`; when `allLogits` is given, every token's logits land there too,
+    /// as (tokens.count, vocab).
+    ///
+    /// Preconditions (checked by the engine, which owns the typed errors): the tokens fit in
+    /// the context, are at most `state.maxBatch` and are valid vocabulary ids.
+    func forward(_ tokens: UnsafeBufferPointer<Int32>, state: DecoderState, allLogits: UnsafeMutablePointer<Float>?)
+}
+
+/// Loads the decoder that `file` declares, chosen by its architecture.
+package func loadDecoder(file: GGUFFile) throws(ModelError) -> any DecoderModel {
+    let config = try DecoderConfig(file: file)
+    let weights = try DecoderWeights(file: file, config: config)
+    switch config.architecture {
+    case .llama: return LlamaModel(config: config, weights: weights)
+    case .gemma3: return Gemma3Model(config: config, weights: weights)
+    }
+}

@@ -1,0 +1,115 @@
+import CKernels
+import Dispatch
+import Foundation
+import Kernels
+import Tensor
+
+/// How RoPE pairs the dimensions of a head.
+package enum RoPEStyle: Sendable {
+    /// Adjacent pairs (x[2i], x[2i+1]): llama.cpp's "norm" rope, used by llama-family GGUFs
+    /// (their converter permutes Q/K so this matches the original rotate-half).
+    case interleaved
+    /// Halves (x[i], x[i + headDim/2]): "neox" rope, used by Gemma.
+    case halves
+}
+
+/// The building blocks the architecture files compose. Each works on `n` rows of the batch.
+extension DecoderState {
+    /// Copies the embeddings of `tokens` into `x`, times `scale`.
+    func embed(_ tokens: UnsafeBufferPointer<Int32>, table: TensorView, scale: Float) {
+        let d = config.embeddingLength
+        for (t, id) in tokens.enumerated() {
+            let row = x + t * d
+            Dequantize.row(table.type, table.row(Int(id)), row, count: d)
+            if scale != 1 { for i in 0..<d { row[i] *= scale } }
+        }
+    }
+
+    /// out[r] = rmsnorm(src[r]) * weight for `rows` rows of width `width`.
+    func rmsNorm(_ src: UnsafePointer<Float>, _ weight: TensorView, _ out: UnsafeMutablePointer<Float>, rows: Int, width: Int) {
+        for r in 0..<rows {
+            Kernels.rmsNorm(src + r * width, weight.floats, out + r * width, width, config.rmsEpsilon)
+        }
+    }
+
+    /// Rotates the query and key heads of batch row `t` (at sequence position `position`).
+    func rope(row t: Int, position: Int, base: Float, style: RoPEStyle) {
+        let c = config
+        let half = c.headDim / 2
+        // theta_i = position * base^(-2i/headDim), accumulated in Float as ggml does.
+        let step = powf(base, -2 / Float(c.headDim))
+        var theta = Float(position)
+        for i in 0..<half {
+            ropeCos[i] = cosf(theta)
+            ropeSin[i] = sinf(theta)
+            theta *= step
+        }
+        func rotate(_ head: UnsafeMutablePointer<Float>) {
+            for i in 0..<half {
+                let (a, b) = style == .interleaved ? (2 * i, 2 * i + 1) : (i, i + half)
+                let x0 = head[a], x1 = head[b]
+                head[a] = x0 * ropeCos[i] - x1 * ropeSin[i]
+                head[b] = x0 * ropeSin[i] + x1 * ropeCos[i]
+            }
+        }
+        for h in 0..<c.headCount { rotate(q + t * c.queryDim + h * c.headDim) }
+        for h in 0..<c.kvHeadCount { rotate(k + t * c.kvDim + h * c.headDim) }
+    }
+
+    /// Stores the batch's keys and values at positions `start ..< start + n` of `layer`.
+    func cacheKeysValues(layer: Int, start: Int, n: Int) {
+        let kvDim = config.kvDim
+        keys(layer: layer, position: start).update(from: k, count: n * kvDim)
+        values(layer: layer, position: start).update(from: v, count: n * kvDim)
+    }
+
+    /// Causal attention of the batch's queries over the cache of `layer`, into `attnOut`.
+    /// Row t sits at position start + t and sees keys up to itself, limited to the last
+    /// `window` positions when a sliding window is given.
+    func attend(layer: Int, start: Int, n: Int, window: Int?) {
+        let c = config
+        let group = c.headCount / c.kvHeadCount
+        nonisolated(unsafe) let q = self.q, out = attnOut, scores = self.scores
+        nonisolated(unsafe) let kBase = keys(layer: layer, position: 0), vBase = values(layer: layer, position: 0)
+        let ctx = contextLength
+        let body: @Sendable (Int) -> Void = { h in
+            let kvOffset = (h / group) * c.headDim
+            for t in 0..<n {
+                let pos = start + t
+                let lo = window.map { max(0, pos - $0 + 1) } ?? 0
+                od_attend_head(q + t * c.queryDim + h * c.headDim,
+                               kBase + lo * c.kvDim + kvOffset, vBase + lo * c.kvDim + kvOffset,
+                               c.kvDim, pos - lo + 1, c.headDim, c.attentionScale,
+                               scores + h * ctx, out + t * c.queryDim + h * c.headDim)
+            }
+        }
+        if threads > 1 && n * (start + n) > 64 {
+            DispatchQueue.concurrentPerform(iterations: c.headCount, execute: body)
+        } else {
+            for h in 0..<c.headCount { body(h) }
+        }
+    }
+
+    /// x += y over `count` floats.
+    func addInPlace(_ x: UnsafeMutablePointer<Float>, _ y: UnsafePointer<Float>, count: Int) {
+        for i in 0..<count { x[i] += y[i] }
+    }
+
+    /// Final norm and output head for the last row (and every row when `allLogits` is given).
+    func project(weights w: DecoderWeights, n: Int, allLogits: UnsafeMutablePointer<Float>?) {
+        let d = config.embeddingLength
+        if let allLogits {
+            rmsNorm(x, w.outputNorm, xb, rows: n, width: d)
+            var done = 0
+            while done < n {
+                let chunk = min(64, n - done)  // bounded work per call; output rows are large
+                matmul.linear(w.output, xb + done * d, allLogits + done * config.vocabularySize, n: chunk)
+                done += chunk
+            }
+            logits.update(from: allLogits + (n - 1) * config.vocabularySize, count: config.vocabularySize)
+        } else {
+            rmsNorm(x + (n - 1) * d, w.outputNorm, xb, rows: 1, width: d)
+            matmul.linear(w.output, xb, logits, n: 1)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Formats
+import Tensor
+
+/// The weights of one decoder layer, checked against the hyperparameters at load.
+///
+/// Norm weights are F32 vectors; projections may be any supported weight type.
+package struct DecoderLayerWeights: Sendable {
+    package var attentionNorm: TensorView      // (d)
+    package var query: TensorView              // [d, heads*headDim]
+    package var key: TensorView                // [d, kvHeads*headDim]
+    package var value: TensorView              // [d, kvHeads*headDim]
+    package var output: TensorView             // [heads*headDim, d]
+    package var ffnNorm: TensorView            // (d)
+    package var gate: TensorView               // [d, ffn]
+    package var up: TensorView                 // [d, ffn]
+    package var down: TensorView               // [ffn, d]
+    package var queryNorm: TensorView?         // (headDim), Gemma 3 QK-norm
+    package var keyNorm: TensorView?           // (headDim)
+    package var postAttentionNorm: TensorView? // (d), Gemma 3 sandwich norm
+    package var postFFNNorm: TensorView?       // (d)
+}
+
+/// All weights of a decoder, memory-mapped from the GGUF (nothing copied).
+package struct DecoderWeights: Sendable {
+    package var tokenEmbedding: TensorView     // [d, vocab]
+    package var outputNorm: TensorView         // (d)
+    /// The output head; the token embedding when the model ties them.
+    package var output: TensorView             // [d, vocab]
+    package var layers: [DecoderLayerWeights]
+
+    package init(file: GGUFFile, config c: DecoderConfig) throws(ModelError) {
+        let d = c.embeddingLength
+        func load(_ name: String, _ shape: [Int], norm: Bool = false) throws(ModelError) -> TensorView {
+            let t: TensorView
+            do { t = try file.tensor(name) } catch { throw .format(error) }
+            guard t.shape == shape else { throw .shapeMismatch(tensor: name, expected: shape, found: t.shape) }
+            if norm {
+                guard t.type == .f32 else { throw .unsupportedTensorType(tensor: name, type: t.type.description) }
+            } else {
+                guard t.type.isSupportedWeightType else { throw .unsupportedTensorType(tensor: name, type: t.type.description) }
+            }
+            return t
+        }
+        tokenEmbedding = try load("token_embd.weight", [d, c.vocabularySize])
+        outputNorm = try load("output_norm.weight", [d], norm: true)
+        output = file.hasTensor("output.weight") ? try load("output.weight", [d, c.vocabularySize]) : tokenEmbedding
+        var layers: [DecoderLayerWeights] = []
+        layers.reserveCapacity(c.layerCount)
+        for i in 0..<c.layerCount {
+            let p = "blk.\(i)."
+            let gemma = c.architecture == .gemma3
+            layers.append(DecoderLayerWeights(
+                attentionNorm: try load(p + "attn_norm.weight", [d], norm: true),
+                query: try load(p + "attn_q.weight", [d, c.queryDim]),
+                key: try load(p + "attn_k.weight", [d, c.kvDim]),
+                value: try load(p + "attn_v.weight", [d, c.kvDim]),
+                output: try load(p + "attn_output.weight", [c.queryDim, d]),
+                ffnNorm: try load(p + "ffn_norm.weight", [d], norm: true),
+                gate: try load(p + "ffn_gate.weight", [d, c.feedForwardLength]),
+                up: try load(p + "ffn_up.weight", [d, c.feedForwardLength]),
+                down: try load(p + "ffn_down.weight", [c.feedForwardLength, d]),
+                queryNorm: gemma ? try load(p + "attn_q_norm.weight", [c.headDim], norm: true) : nil,
+                keyNorm: gemma ? try load(p + "attn_k_norm.weight", [c.headDim], norm: true) : nil,
+                postAttentionNorm: gemma ? try load(p + "post_attention_norm.weight", [d], norm: true) : nil,
+                postFFNNorm: gemma ? try load(p + "post_ffw_norm.weight", [d], norm: true) : nil))
+        }
+        self.layers = layers
+    }
+
+    /// Bytes of weight data the model maps (for residency estimates).
+    package var byteCount: Int {
+        var total = tokenEmbedding.byteCount + outputNorm.byteCount
+        if output.data != tokenEmbedding.data { total += output.byteCount }
+        for l in layers {
+            total += [l.attentionNorm, l.query, l.key, l.value, l.output, l.ffnNorm, l.gate, l.up, l.down]
+                .reduce(0) { $0 + $1.byteCount }
+            total += [l.queryNorm, l.keyNorm, l.postAttentionNorm, l.postFFNNorm].reduce(0) { $0 + ($1?.byteCount ?? 0) }
+        }
+        return total
+    }
+}
+
+extension TensorView {
+    /// The tensor's data as F32 (callers have checked `type == .f32`).
+    @inline(__always) package var floats: UnsafePointer<Float> { data.assumingMemoryBound(to: Float.self) }
+}

@@ -1,1 +1,0 @@
-// Models layer; see Package.swift for its place in the graph.

@@ -1,0 +1,47 @@
+import Engine
+import Foundation
+import Tokenizers
+
+/// `ondevice chat`: an interactive multi-turn conversation in the terminal. Each turn
+/// re-renders the whole conversation with the model's template; the session's prompt cache
+/// reuses every token of earlier turns, so only the new turn is evaluated.
+enum ChatCommand {
+    static func run(_ args: ArraySlice<String>) throws {
+        let a = try Arguments(args, options: RuntimeOptions.valued.union(["system", "temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty"]),
+                              flags: ["greedy"])
+        let runtime = try RuntimeOptions(a)
+        let options = try GenerateCommand.generationOptions(a)
+        let model = try runtime.load()
+        let template = try model.chatTemplate()
+        let session = runtime.session(model)
+        var messages: [ChatMessage] = []
+        if let system = a.string("system") { messages.append(ChatMessage(role: .system, content: system)) }
+        let interactive = isatty(STDIN_FILENO) != 0
+        if interactive { print("Chatting with \(URL(fileURLWithPath: runtime.modelPath).lastPathComponent). /reset clears, /exit or Ctrl-D quits.") }
+        while true {
+            if interactive { writeOut("> ") }
+            guard let line = readLine() else { break }
+            let input = line.trimmingCharacters(in: .whitespaces)
+            if input.isEmpty { continue }
+            if input == "/exit" || input == "/quit" { break }
+            if input == "/reset" {
+                messages.removeAll { $0.role != .system }
+                session.reset()
+                continue
+            }
+            messages.append(ChatMessage(role: .user, content: input))
+            let prompt = model.tokenizer.encode(try template.render(messages: messages, addGenerationPrompt: true),
+                                                addBOS: nil, parseSpecial: true)
+            let result: GenerationResult
+            do {
+                result = try Generator(session: session, options: options).run(prompt: prompt) { _, text in writeOut(text) }
+            } catch EngineError.contextOverflow(let tokens, let ctx) {
+                print("\n[conversation is \(tokens) tokens, over the context of \(ctx); /reset to start over]")
+                messages.removeLast()
+                continue
+            }
+            writeOut("\n")
+            messages.append(ChatMessage(role: .assistant, content: result.text))
+        }
+    }
+}

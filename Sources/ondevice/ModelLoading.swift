@@ -1,0 +1,55 @@
+import Engine
+import Foundation
+import ModelStore
+
+/// Options every model-running command accepts.
+struct RuntimeOptions {
+    static let valued: Set<String> = ["model", "threads", "context"]
+    var modelPath: String
+    var threads: Int?
+    var context: Int?
+
+    init(_ a: Arguments) throws {
+        modelPath = try ModelLocator.path(for: try a.require("model"))
+        threads = try a.int("threads")
+        context = try a.int("context")
+        if let t = threads, t < 1 { throw CLIError.invalidValue(option: "--threads", value: String(t), expected: "at least 1") }
+        if let c = context, c < 1 { throw CLIError.invalidValue(option: "--context", value: String(c), expected: "at least 1") }
+    }
+
+    func load() throws -> LanguageModel { try LanguageModel(path: modelPath) }
+
+    func session(_ model: LanguageModel) -> Session {
+        Session(model: model, contextLength: context, threads: threads)
+    }
+}
+
+/// Reads a text argument: `-` means standard input.
+func readTextArgument(_ s: String) -> String {
+    guard s == "-" else { return s }
+    let data = FileHandle.standardInput.readDataToEndOfFile()
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// Writes a JSON object as one line on stdout.
+func printJSON(_ object: [String: Any]) throws {
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    FileHandle.standardOutput.write(data + Data("\n".utf8))
+}
+
+/// Writes text to stdout immediately (streaming output is not line-buffered).
+func writeOut(_ s: String) {
+    FileHandle.standardOutput.write(Data(s.utf8))
+}
+
+extension GenerationMetrics {
+    var json: [String: Any] {
+        [
+            "prompt_tokens": promptTokens, "reused_prompt_tokens": reusedPromptTokens,
+            "completion_tokens": completionTokens, "time_to_first_token": timeToFirstToken,
+            "prompt_tokens_per_second": promptTokensPerSecond,
+            "generation_tokens_per_second": generationTokensPerSecond,
+            "finish_reason": finishReason.rawValue,
+        ]
+    }
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Holds every target's imports to the layer graph in STYLE.md.
+
+Reads the targets from `swift package dump-package`, then for each target checks that
+(1) every project module its sources import is a declared dependency (SwiftPM does not catch
+transitive imports), and (2) library targets depend only on lower layers.
+Exit status 1 lists every violation.
+"""
+import json, os, re, subprocess, sys
+
+# Lower number = lower layer. Executables and tests sit above everything.
+RANK = {"Tensor": 0, "CKernels": 0, "Kernels": 1, "Formats": 1, "Tokenizers": 2, "Models": 2,
+        "ModelStore": 2, "Engine": 3, "Runtime": 4, "OnDevice": 5, "TestSupport": 5}
+TOP = 10
+
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+pkg = json.loads(subprocess.run(["swift", "package", "dump-package"], cwd=root, check=True,
+                                capture_output=True, text=True).stdout)
+targets = {t["name"]: t for t in pkg["targets"]}
+errors = []
+for name, t in targets.items():
+    deps = set()
+    for d in t.get("dependencies", []):
+        for kind in ("byName", "target", "product"):
+            if kind in d:
+                deps.add(d[kind][0])
+    rank = RANK.get(name, TOP if t["type"] in ("executable", "test") else None)
+    if rank is None:
+        errors.append(f"{name}: target has no layer in scripts/check-layering.py")
+        continue
+    for d in deps:
+        if d in targets and RANK.get(d, TOP) >= rank and t["type"] not in ("executable", "test"):
+            errors.append(f"{name} (layer {rank}) depends on {d} (layer {RANK.get(d)}): arrows must point down")
+    folder = t.get("path") or os.path.join("Tests" if t["type"] == "test" else "Sources", name)
+    for dirpath, _, files in os.walk(os.path.join(root, folder)):
+        for f in files:
+            if not f.endswith(".swift"):
+                continue
+            text = open(os.path.join(dirpath, f), encoding="utf-8").read()
+            for m in re.finditer(r"^\s*(?:@testable\s+)?(?:package\s+|public\s+)?import\s+(\w+)", text, re.M):
+                mod = m.group(1)
+                if mod in targets and mod != name and mod not in deps:
+                    errors.append(f"{name}: {os.path.relpath(os.path.join(dirpath, f), root)} imports {mod}, "
+                                  "which is not a declared dependency")
+if errors:
+    print("layering violations:\n  " + "\n  ".join(sorted(set(errors))), file=sys.stderr)
+    sys.exit(1)
+print(f"layering: {len(targets)} targets follow the layer graph")

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian machine for OnDevice: the Debian packages the package links, the pinned
+# test and demo models (fetched with pip and verified by scripts/fetch-models.py), and a release
+# build of the `ondevice` command. Safe to run again: every step is cached.
+#
+# Usage: scripts/setup.sh [--no-build] [MODEL_ID ...]   (default models: the LLMs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=1
+models=()
+for a in "$@"; do
+    case "$a" in
+        --no-build) build=0 ;;
+        *) models+=("$a") ;;
+    esac
+done
+[ ${#models[@]} -gt 0 ] || models=(smollm2-135m-instruct-q4_1 gemma3-270m-q4_k_m)
+
+# Debian packages: none are needed yet beyond the Swift toolchain, python3 and pip.
+apt_packages=()
+missing=()
+for p in "${apt_packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
+
+command -v swift >/dev/null || { [ -x /opt/swift/usr/bin/swift ] && export PATH=/opt/swift/usr/bin:$PATH; }
+command -v swift >/dev/null || { echo "setup: the Swift toolchain is not on PATH" >&2; exit 1; }
+
+python3 scripts/fetch-models.py "${models[@]}"
+
+if [ "$build" = 1 ]; then
+    swift build -c release --product ondevice
+fi
