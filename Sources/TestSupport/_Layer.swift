@@ -1,1 +1,0 @@
-// TestSupport layer; see Package.swift for its place in the graph.

@@ -1,1 +1,0 @@
-// Tokenizers layer; see Package.swift for its place in the graph.
