@@ -1,14 +1,14 @@
 /// Holds back text that could be the start of a stop string, so a stop string is never
 /// emitted, even when it arrives split across tokens.
-struct StopMatcher {
+package struct StopMatcher {
     let stops: [String]
     private var pending = ""
 
-    init(stops: [String]) { self.stops = stops.filter { !$0.isEmpty } }
+    package init(stops: [String]) { self.stops = stops.filter { !$0.isEmpty } }
 
     /// Feeds newly decoded text. Returns the text safe to emit and whether a stop string ended
     /// generation (in which case nothing from the stop string on is returned).
-    mutating func feed(_ text: String) -> (emit: String, stopped: Bool) {
+    package mutating func feed(_ text: String) -> (emit: String, stopped: Bool) {
         guard !stops.isEmpty else { return (text, false) }
         pending += text
         var earliest: String.Index?
@@ -34,7 +34,7 @@ struct StopMatcher {
     }
 
     /// Text still held back when generation ends for another reason.
-    mutating func flush() -> String {
+    package mutating func flush() -> String {
         defer { pending = "" }
         return pending
     }

@@ -13,6 +13,14 @@ package enum RoPEStyle: Sendable {
     case halves
 }
 
+/// Gate activations of the feed-forward block.
+package enum Activation: Sendable {
+    /// x·sigmoid(x): SwiGLU (llama family).
+    case silu
+    /// tanh-approximated GELU: GeGLU (Gemma).
+    case gelu
+}
+
 /// The building blocks the architecture files compose. Each works on `n` rows of the batch.
 extension DecoderState {
     /// Copies the embeddings of `tokens` into `x`, times `scale`.
@@ -28,7 +36,7 @@ extension DecoderState {
     /// out[r] = rmsnorm(src[r]) * weight for `rows` rows of width `width`.
     func rmsNorm(_ src: UnsafePointer<Float>, _ weight: TensorView, _ out: UnsafeMutablePointer<Float>, rows: Int, width: Int) {
         for r in 0..<rows {
-            Kernels.rmsNorm(src + r * width, weight.floats, out + r * width, width, config.rmsEpsilon)
+            VectorMath.rmsNorm(src + r * width, weight: weight.floats, out: out + r * width, count: width, eps: config.rmsEpsilon)
         }
     }
 
@@ -92,7 +100,16 @@ extension DecoderState {
 
     /// x += y over `count` floats.
     func addInPlace(_ x: UnsafeMutablePointer<Float>, _ y: UnsafePointer<Float>, count: Int) {
-        for i in 0..<count { x[i] += y[i] }
+        VectorMath.add(x, y, out: x, count: count)
+    }
+
+    /// gate = act(gate) ⊙ up over `count` floats: the gated feed-forward's middle.
+    func gatedActivation(_ act: Activation, count: Int) {
+        switch act {
+        case .silu: VectorMath.silu(gate, out: gate, count: count)
+        case .gelu: VectorMath.gelu(gate, out: gate, count: count)
+        }
+        VectorMath.mul(gate, up, out: gate, count: count)
     }
 
     /// Final norm and output head for the last row (and every row when `allLogits` is given).

@@ -36,7 +36,7 @@ package struct Gemma3Model: DecoderModel {
             s.rmsNorm(s.x, w.ffnNorm, s.xb, rows: n, width: d)
             s.matmul.linear(w.gate, s.xb, s.gate, n: n)
             s.matmul.linear(w.up, s.xb, s.up, n: n)
-            Kernels.geluMul(s.gate, s.up, count: n * c.feedForwardLength)
+            s.gatedActivation(.gelu, count: n * c.feedForwardLength)
             s.matmul.linear(w.down, s.gate, s.proj, n: n)
             if let post = w.postFFNNorm { s.rmsNorm(s.proj, post, s.proj, rows: n, width: d) }
             s.addInPlace(s.x, s.proj, count: n * d)

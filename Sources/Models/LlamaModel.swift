@@ -26,7 +26,7 @@ package struct LlamaModel: DecoderModel {
             s.rmsNorm(s.x, w.ffnNorm, s.xb, rows: n, width: d)
             s.matmul.linear(w.gate, s.xb, s.gate, n: n)
             s.matmul.linear(w.up, s.xb, s.up, n: n)
-            Kernels.siluMul(s.gate, s.up, count: n * c.feedForwardLength)
+            s.gatedActivation(.silu, count: n * c.feedForwardLength)
             s.matmul.linear(w.down, s.gate, s.proj, n: n)
             s.addInPlace(s.x, s.proj, count: n * d)
         }
