@@ -55,19 +55,19 @@ extension ByteCursor {
             let start = offset
             let raw = readArray(UInt8.self, count: count)
             var values: [Bool] = []
-            values.reserveCapacity(count)
+            values.reserveCapacity(Self.reservation(count))
             for (i, byte) in raw.enumerated() {
                 values.append(try Self.bool(byte, field: "metadata '\(key)'[\(i)]", offset: start + i))
             }
             return .bool(values)
         case .string:
             var values: [String] = []
-            values.reserveCapacity(count)
+            values.reserveCapacity(Self.reservation(count))
             for i in 0..<count { values.append(try readString("metadata '\(key)'[\(i)]")) }
             return .string(values)
         case .array:
             var values: [GGUFArray] = []
-            values.reserveCapacity(count)
+            values.reserveCapacity(Self.reservation(count))
             for _ in 0..<count { values.append(try readArray(key: key, depth: depth + 1)) }
             return .array(values)
         }

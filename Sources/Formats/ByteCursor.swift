@@ -14,6 +14,11 @@ struct ByteCursor {
 
     var remaining: Int { bytes.count - offset }
 
+    /// Capacity to reserve for `count` items. Counts are only proven to fit the file, so a corrupt
+    /// count in a large model file could still ask for gigabytes up front; beyond this cap arrays
+    /// grow as items actually parse. 2^20 covers the largest real vocabularies in one step.
+    static func reservation(_ count: Int) -> Int { Swift.min(count, 1 << 20) }
+
     mutating func read<T: FixedWidthInteger>(_: T.Type, _ field: @autoclosure () -> String) throws(FormatError) -> T {
         let size = MemoryLayout<T>.size
         guard remaining >= size else {

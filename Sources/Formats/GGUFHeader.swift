@@ -49,9 +49,9 @@ package struct GGUFHeader: Sendable {
         let kvCount = try cursor.readCount(minItemSize: 13, "metadata count")
 
         var metadata: [String: GGUFValue] = [:]
-        metadata.reserveCapacity(kvCount)
+        metadata.reserveCapacity(ByteCursor.reservation(kvCount))
         var keys: [String] = []
-        keys.reserveCapacity(kvCount)
+        keys.reserveCapacity(ByteCursor.reservation(kvCount))
         for index in 0..<kvCount {
             let key = try cursor.readString("metadata[\(index)] key")
             let value = try cursor.readValue(key: key)
@@ -63,9 +63,9 @@ package struct GGUFHeader: Sendable {
         alignment = try Self.alignment(in: metadata)
 
         var pending: [(name: String, type: GGMLType, shape: [Int], relative: UInt64, byteCount: Int)] = []
-        pending.reserveCapacity(tensorCount)
+        pending.reserveCapacity(ByteCursor.reservation(tensorCount))
         var index: [String: Int] = [:]
-        index.reserveCapacity(tensorCount)
+        index.reserveCapacity(ByteCursor.reservation(tensorCount))
         for i in 0..<tensorCount {
             let name = try cursor.readString("tensor[\(i)] name")
             let dimsOffset = cursor.offset
