@@ -1,1 +1,190 @@
-#include "ckernels.h"
+// Half-float conversion, activation quantization, kernel dispatch and the matmul row loop.
+#include <math.h>
+#include <stdatomic.h>
+#include "blocks.h"
+
+float odk_fp16_to_fp32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+    uint32_t exp = (h >> 10) & 0x1F, man = h & 0x3FF;
+    uint32_t bits;
+    if (exp == 0) {
+        // Zero or subnormal: man * 2^-24 is exact in float.
+        float f = (float)man * 5.9604644775390625e-8f;
+        memcpy(&bits, &f, 4);
+        bits |= sign;
+    } else if (exp == 31) {
+        bits = sign | 0x7F800000u | (man << 13);
+    } else {
+        bits = sign | ((exp + 112) << 23) | (man << 13);
+    }
+    float out;
+    memcpy(&out, &bits, 4);
+    return out;
+}
+
+uint16_t odk_fp32_to_fp16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
+    uint32_t ax = x & 0x7FFFFFFFu;
+    if (ax >= 0x7F800000u) return sign | 0x7C00 | (ax > 0x7F800000u ? 0x200 : 0);
+    if (ax >= 0x47800000u) return sign | 0x7C00;  // >= 65536 overflows to infinity
+    if (ax < 0x38800000u) {
+        // Below the smallest normal half: count units of 2^-24, rounding to nearest even
+        // (the multiply by 2^24 is exact; 1024 units carries into the smallest normal).
+        float v;
+        memcpy(&v, &ax, 4);
+        return sign | (uint16_t)nearbyintf(v * 16777216.0f);
+    }
+    uint32_t h = ((((ax >> 23) - 112) << 10) | ((ax & 0x7FFFFFu) >> 13));
+    uint32_t rem = ax & 0x1FFFu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) h++;  // a carry correctly bumps the exponent
+    return sign | (uint16_t)h;
+}
+
+// Activation quantizers. The rounding matches ggml's x86 path for Q8_0/Q8_1 (x * 127/amax,
+// round half to even) and its reference for Q8_K (scale by -127/max of the signed extreme).
+
+void odk_quantize_q8_0(const float *x, void *dst, int64_t k) {
+    blk_q8_0 *y = dst;
+    for (int64_t i = 0; i < k / QK; i++, x += QK) {
+        float amax = 0;
+        for (int j = 0; j < QK; j++) amax = fmaxf(amax, fabsf(x[j]));
+        float id = amax != 0 ? 127.0f / amax : 0.0f;
+        y[i].d = odk_fp32_to_fp16(amax / 127.0f);
+        for (int j = 0; j < QK; j++) y[i].qs[j] = (int8_t)nearbyintf(x[j] * id);
+    }
+}
+
+void odk_quantize_q8_1(const float *x, void *dst, int64_t k) {
+    blk_q8_1 *y = dst;
+    for (int64_t i = 0; i < k / QK; i++, x += QK) {
+        float amax = 0;
+        for (int j = 0; j < QK; j++) amax = fmaxf(amax, fabsf(x[j]));
+        float d = amax / 127.0f;
+        float id = amax != 0 ? 127.0f / amax : 0.0f;
+        int sum = 0;
+        for (int j = 0; j < QK; j++) {
+            int q = (int)nearbyintf(x[j] * id);
+            y[i].qs[j] = (int8_t)q;
+            sum += q;
+        }
+        y[i].d = odk_fp32_to_fp16(d);
+        y[i].s = odk_fp32_to_fp16(d * (float)sum);
+    }
+}
+
+void odk_quantize_q8_K(const float *x, void *dst, int64_t k) {
+    blk_q8_K *y = dst;
+    for (int64_t i = 0; i < k / QK_K; i++, x += QK_K) {
+        float amax = 0, max = 0;
+        for (int j = 0; j < QK_K; j++) {
+            float ax = fabsf(x[j]);
+            if (ax > amax) { amax = ax; max = x[j]; }
+        }
+        if (amax == 0) {
+            memset(&y[i], 0, sizeof(blk_q8_K));
+            continue;
+        }
+        float iscale = -127.0f / max;
+        for (int j = 0; j < QK_K; j++) {
+            int v = (int)nearbyintf(iscale * x[j]);
+            y[i].qs[j] = (int8_t)(v > 127 ? 127 : v);
+        }
+        for (int g = 0; g < QK_K / 16; g++) {
+            int sum = 0;
+            for (int j = 0; j < 16; j++) sum += y[i].qs[g * 16 + j];
+            y[i].bsums[g] = (int16_t)sum;
+        }
+        y[i].d = 1.0f / iscale;
+    }
+}
+
+int32_t odk_activation_type(int32_t t) {
+    switch (t) {
+    case T_F32: case T_F16: case T_BF16: return T_F32;
+    case T_Q4_0: case T_Q5_0: case T_Q8_0: return T_Q8_0;
+    case T_Q4_1: case T_Q5_1: return T_Q8_1;
+    case T_Q2_K: case T_Q3_K: case T_Q4_K: case T_Q5_K: case T_Q6_K: return T_Q8_K;
+    default: return -1;
+    }
+}
+
+size_t odk_activation_row_bytes(int32_t t, int64_t cols) {
+    switch (odk_activation_type(t)) {
+    case T_F32: return (size_t)cols * sizeof(float);
+    case T_Q8_0: return (size_t)(cols / QK) * sizeof(blk_q8_0);
+    case T_Q8_1: return (size_t)(cols / QK) * sizeof(blk_q8_1);
+    case T_Q8_K: return (size_t)(cols / QK_K) * sizeof(blk_q8_K);
+    default: return 0;
+    }
+}
+
+void odk_quantize_activations(int32_t t, const float *x, void *dst, int64_t cols) {
+    switch (odk_activation_type(t)) {
+    case T_F32: memcpy(dst, x, (size_t)cols * sizeof(float)); break;
+    case T_Q8_0: odk_quantize_q8_0(x, dst, cols); break;
+    case T_Q8_1: odk_quantize_q8_1(x, dst, cols); break;
+    case T_Q8_K: odk_quantize_q8_K(x, dst, cols); break;
+    default: break;
+    }
+}
+
+// CPU feature check, done once. Relaxed atomics: every thread computes the same answer.
+static _Atomic int avx2_state = -1;
+
+int odk_has_avx2(void) {
+    int s = atomic_load_explicit(&avx2_state, memory_order_relaxed);
+    if (s < 0) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_cpu_init();
+        s = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+            __builtin_cpu_supports("f16c");
+#else
+        s = 0;
+#endif
+        atomic_store_explicit(&avx2_state, s, memory_order_relaxed);
+    }
+    return s;
+}
+
+static odk_dot_fn best_kernel(int32_t t) {
+    odk_dot_fn fn = odk_has_avx2() ? odk_avx2_kernel(t) : NULL;
+    return fn ? fn : odk_scalar_kernel(t);
+}
+
+float odk_vec_dot(int32_t t, int64_t cols, const void *w, const void *act) {
+    odk_dot_fn fn = best_kernel(t);
+    return fn ? fn(cols, w, act) : 0.0f;
+}
+
+float odk_vec_dot_scalar(int32_t t, int64_t cols, const void *w, const void *act) {
+    odk_dot_fn fn = odk_scalar_kernel(t);
+    return fn ? fn(cols, w, act) : 0.0f;
+}
+
+void odk_matmul_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes,
+                     int64_t row_begin, int64_t row_end,
+                     const void *act, size_t act_row_bytes, int64_t n_tokens,
+                     float *out, int64_t out_stride) {
+    odk_dot_fn fn = best_kernel(t);
+    if (!fn) return;
+    const char *wp = w;
+    const char *ap = act;
+    if (n_tokens == 1) {
+        for (int64_t r = row_begin; r < row_end; r++) out[r] = fn(cols, wp + r * w_row_bytes, ap);
+        return;
+    }
+    // About 16 KiB of weight rows per block stays in L1 while every token passes over it.
+    int64_t block = (int64_t)(16384 / (w_row_bytes ? w_row_bytes : 1));
+    if (block < 1) block = 1;
+    if (block > 64) block = 64;
+    for (int64_t rb = row_begin; rb < row_end; rb += block) {
+        int64_t re = rb + block < row_end ? rb + block : row_end;
+        for (int64_t tk = 0; tk < n_tokens; tk++) {
+            const void *a = ap + tk * act_row_bytes;
+            float *o = out + tk * out_stride;
+            for (int64_t r = rb; r < re; r++) o[r] = fn(cols, wp + r * w_row_bytes, a);
+        }
+    }
+}

@@ -1,5 +1,70 @@
+// C hot loops of the OnDevice engine: quantized dot products, activation quantization and small
+// vector ops. Every SIMD kernel has a portable scalar twin; the AVX2/FMA/F16C versions are
+// compiled with per-function target attributes and chosen at run time, so callers need no
+// compiler flags.
+//
+// Type ids are ggml's `ggml_type` numbers (the same raw values as the Swift `GGMLType`).
 #ifndef ONDEVICE_CKERNELS_H
 #define ONDEVICE_CKERNELS_H
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// 1 when the AVX2+FMA+F16C kernels are in use on this CPU.
+int odk_has_avx2(void);
+
+/// Activation format a weight type is dotted against: 0 (f32) for F32/F16/BF16 weights,
+/// 8 (Q8_0) for Q4_0/Q5_0/Q8_0, 9 (Q8_1) for Q4_1/Q5_1, 15 (Q8_K) for the K-quants,
+/// -1 when the weight type has no kernel.
+int32_t odk_activation_type(int32_t weight_type);
+
+/// Bytes of one activation row of `cols` elements in the activation format of `weight_type`.
+size_t odk_activation_row_bytes(int32_t weight_type, int64_t cols);
+
+/// Quantizes `cols` floats into the activation format of `weight_type` (a copy for f32).
+void odk_quantize_activations(int32_t weight_type, const float *x, void *dst, int64_t cols);
+
+/// Activation quantizers (`k` a multiple of 32, or 256 for Q8_K). Round to nearest even,
+/// d = amax / 127 (Q8_K: d = max / -127 with the signed extreme, as ggml does).
+void odk_quantize_q8_0(const float *x, void *dst, int64_t k);
+void odk_quantize_q8_1(const float *x, void *dst, int64_t k);
+void odk_quantize_q8_K(const float *x, void *dst, int64_t k);
+
+/// Dot product of one weight row (`cols` elements of `weight_type`) with one activation row
+/// already in the matching activation format. Uses the best kernel for this CPU.
+float odk_vec_dot(int32_t weight_type, int64_t cols, const void *w, const void *act);
+/// The same with the portable scalar kernel.
+float odk_vec_dot_scalar(int32_t weight_type, int64_t cols, const void *w, const void *act);
+
+/// out[t * out_stride + r] = dot(W row r, activation row t) for r in [row_begin, row_end) and
+/// t in [0, n_tokens). Weight rows are visited in small blocks so each block is read from
+/// memory once and reused for every token.
+void odk_matmul_rows(int32_t weight_type, int64_t cols,
+                     const void *w, size_t w_row_bytes,
+                     int64_t row_begin, int64_t row_end,
+                     const void *act, size_t act_row_bytes, int64_t n_tokens,
+                     float *out, int64_t out_stride);
+
+/// IEEE half <-> float (round to nearest even), bfloat16 -> float.
+float odk_fp16_to_fp32(uint16_t h);
+uint16_t odk_fp32_to_fp16(float f);
+
+/// out = x / sqrt(mean(x^2) + eps) * weight (weight may be NULL). out may alias x.
+void odk_rms_norm(const float *x, const float *weight, float *out, int64_t n, float eps);
+/// x = exp(x - max) / sum, in place.
+void odk_softmax(float *x, int64_t n);
+/// out = x * sigmoid(x). out may alias x.
+void odk_silu(const float *x, float *out, int64_t n);
+/// out = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). out may alias x.
+void odk_gelu(const float *x, float *out, int64_t n);
+/// out = a + b, out = a * b elementwise. out may alias a or b.
+void odk_add(const float *a, const float *b, float *out, int64_t n);
+void odk_mul(const float *a, const float *b, float *out, int64_t n);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -1,0 +1,70 @@
+// Internal: AVX2 building blocks shared by the AVX2 kernel files. Every function carries the
+// target attribute, so these files compile without -mavx2 and run only after the CPU check.
+#ifndef ONDEVICE_CKERNELS_SIMD_H
+#define ONDEVICE_CKERNELS_SIMD_H
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#include "blocks.h"
+
+#define AVX2_FN __attribute__((target("avx2,fma,f16c")))
+#define AVX2_INLINE static inline __attribute__((target("avx2,fma,f16c"), always_inline))
+
+AVX2_INLINE float hsum_ps(__m256 v) {
+    __m128 x = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    x = _mm_add_ps(x, _mm_movehl_ps(x, x));
+    x = _mm_add_ss(x, _mm_movehdup_ps(x));
+    return _mm_cvtss_f32(x);
+}
+
+AVX2_INLINE int hsum_epi32(__m256i v) {
+    __m128i x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm_cvtsi128_si32(x);
+}
+
+AVX2_INLINE float half_to_float(half_t h) { return _cvtsh_ss(h); }
+
+/// 16 packed bytes -> 32 nibbles: low nibbles in bytes 0-15, high nibbles in bytes 16-31
+/// (the element order of the 32-element formats).
+AVX2_INLINE __m256i unpack_nibbles16(const uint8_t *p) {
+    __m128i b = _mm_loadu_si128((const __m128i *)p);
+    __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(b), _mm_srli_epi16(b, 4), 1);
+    return _mm256_and_si256(v, _mm256_set1_epi8(0x0F));
+}
+
+/// Bit j of `bits` -> byte j is 0xFF when set, 0 otherwise.
+AVX2_INLINE __m256i expand_bits(uint32_t bits) {
+    // Byte j takes source byte j / 8, then tests its own bit j % 8.
+    const __m256i pick = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                          2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ULL);
+    __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)bits), pick);
+    return _mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit);
+}
+
+/// Sum of products of unsigned bytes `u` with signed bytes `s`, as 8 int32 lanes.
+/// maddubs cannot saturate here: |u| <= 128 and |s| <= 127 give pairs <= 32512.
+AVX2_INLINE __m256i dot_u8_i8(__m256i u, __m256i s) {
+    return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
+}
+
+/// Sum of products of two signed byte vectors (move the sign of `a` onto `b`).
+AVX2_INLINE __m256i dot_i8_i8(__m256i a, __m256i b) {
+    return dot_u8_i8(_mm256_sign_epi8(a, a), _mm256_sign_epi8(b, a));
+}
+
+/// Int16 scale vector: `lo` in the low 128-bit lane, `hi` in the high one (a 32-byte chunk
+/// covers two 16-element scale groups, one per lane after maddubs).
+AVX2_INLINE __m256i scale_pair(int lo, int hi) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_set1_epi16((short)lo)),
+                                   _mm_set1_epi16((short)hi), 1);
+}
+
+/// sum over the chunk of scale[group] * u * a, as 8 int32 lanes.
+AVX2_INLINE __m256i scaled_chunk(__m256i u, const int8_t *a, __m256i scales) {
+    __m256i p = _mm256_maddubs_epi16(u, _mm256_loadu_si256((const __m256i *)a));
+    return _mm256_madd_epi16(p, scales);
+}
+#endif
+#endif

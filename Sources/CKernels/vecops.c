@@ -1,0 +1,50 @@
+// Small vector ops of a transformer layer. Plain loops: they touch a few thousand floats per
+// token, far below the matmuls, and the compiler vectorizes the simple ones.
+#include <math.h>
+#include "ckernels.h"
+
+void odk_rms_norm(const float *x, const float *weight, float *out, int64_t n, float eps) {
+    // Sum of squares in double as ggml does, so long rows lose no precision.
+    double ss = 0;
+    for (int64_t i = 0; i < n; i++) ss += (double)x[i] * (double)x[i];
+    float scale = 1.0f / sqrtf((float)(ss / (double)n) + eps);
+    if (weight) {
+        for (int64_t i = 0; i < n; i++) out[i] = x[i] * scale * weight[i];
+    } else {
+        for (int64_t i = 0; i < n; i++) out[i] = x[i] * scale;
+    }
+}
+
+void odk_softmax(float *x, int64_t n) {
+    if (n <= 0) return;
+    float max = x[0];
+    for (int64_t i = 1; i < n; i++) max = x[i] > max ? x[i] : max;
+    double sum = 0;
+    for (int64_t i = 0; i < n; i++) {
+        float e = expf(x[i] - max);
+        x[i] = e;
+        sum += e;
+    }
+    float inv = (float)(1.0 / sum);
+    for (int64_t i = 0; i < n; i++) x[i] *= inv;
+}
+
+void odk_silu(const float *x, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = x[i] / (1.0f + expf(-x[i]));
+}
+
+void odk_gelu(const float *x, float *out, int64_t n) {
+    const float k = 0.7978845608028654f;  // sqrt(2 / pi)
+    for (int64_t i = 0; i < n; i++) {
+        float v = x[i];
+        out[i] = 0.5f * v * (1.0f + tanhf(k * v * (1.0f + 0.044715f * v * v)));
+    }
+}
+
+void odk_add(const float *a, const float *b, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = a[i] + b[i];
+}
+
+void odk_mul(const float *a, const float *b, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] = a[i] * b[i];
+}

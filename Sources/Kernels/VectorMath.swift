@@ -1,0 +1,34 @@
+import CKernels
+
+/// Small elementwise and normalization ops over raw float buffers. Output may alias input.
+package enum VectorMath {
+    /// out = x / sqrt(mean(x²) + eps) · weight (weight nil → no scaling).
+    package static func rmsNorm(_ x: UnsafePointer<Float>, weight: UnsafePointer<Float>?, out: UnsafeMutablePointer<Float>, count: Int, eps: Float) {
+        odk_rms_norm(x, weight, out, Int64(count), eps)
+    }
+
+    /// x = exp(x - max) / Σ exp(x - max), in place.
+    package static func softmax(inPlace x: UnsafeMutablePointer<Float>, count: Int) {
+        odk_softmax(x, Int64(count))
+    }
+
+    /// out = x · sigmoid(x).
+    package static func silu(_ x: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, count: Int) {
+        odk_silu(x, out, Int64(count))
+    }
+
+    /// GELU, tanh approximation (as ggml's GELU): 0.5x(1 + tanh(√(2/π)(x + 0.044715x³))).
+    package static func gelu(_ x: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, count: Int) {
+        odk_gelu(x, out, Int64(count))
+    }
+
+    /// out = a + b.
+    package static func add(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, count: Int) {
+        odk_add(a, b, out, Int64(count))
+    }
+
+    /// out = a · b.
+    package static func mul(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, count: Int) {
+        odk_mul(a, b, out, Int64(count))
+    }
+}

@@ -1,1 +1,0 @@
-// Kernels layer; see Package.swift for its place in the graph.

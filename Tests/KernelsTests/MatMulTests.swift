@@ -1,0 +1,75 @@
+import Kernels
+import Tensor
+import Testing
+
+/// Naive reference: quantize each token's activations, then the Swift reference dot per output.
+private func referenceLinear(_ w: TensorView, _ x: [Float], n: Int) -> (out: [Double], scale: [Double]) {
+    let cols = w.rowLength, rows = w.rowCount
+    var out = [Double](repeating: 0, count: n * rows), scale = out
+    for t in 0..<n {
+        let act = quantizedActivations(w.type, Array(x[(t * cols)..<((t + 1) * cols)]))
+        act.withUnsafeBytes { ap in
+            for r in 0..<rows {
+                out[t * rows + r] = ReferenceDot.dot(w.type, w.row(r), activations: ap.baseAddress!, count: cols)
+                scale[t * rows + r] = absProductSum(w.type, w.row(r), ap.baseAddress!, count: cols)
+            }
+        }
+    }
+    return (out, scale)
+}
+
+private func run(_ mm: MatMul, _ w: TensorView, _ x: [Float], n: Int) -> [Float] {
+    var out = [Float](repeating: .nan, count: n * w.rowCount)
+    x.withUnsafeBufferPointer { xp in
+        out.withUnsafeMutableBufferPointer { mm.linear(w, xp.baseAddress!, $0.baseAddress!, n: n) }
+    }
+    return out
+}
+
+@Test(arguments: KernelTypes.all)
+func `linear matches the reference for one and five tokens on 1, 2 and 3 threads`(type: GGMLType) {
+    var rng = TestRandom(seed: 200 + UInt64(type.rawValue))
+    let cols = KernelTypes.cols(type, blocks: type.blockSize == 256 ? 2 : 3)
+    let rows = 13  // not divisible by 2 or 3 thread chunks
+    let w = RandomBlocks.tensor(type, cols: cols, rows: rows, rng: &rng)
+    for n in [1, 5] {
+        let x = rng.activations(n * cols)
+        let (ref, scale) = referenceLinear(w, x, n: n)
+        for threads in [1, 2, 3] {
+            let mm = MatMul(threads: threads)
+            mm.minBytesPerThread = 1  // split even these small rows across threads
+            let out = run(mm, w, x, n: n)
+            for i in 0..<(n * rows) {
+                #expect(normalizedError(Double(out[i]), ref[i], scale: scale[i]) < referenceTolerance(type),
+                        "\(type) n=\(n) threads=\(threads) out[\(i)] = \(out[i]) vs \(ref[i])")
+            }
+        }
+    }
+}
+
+@Test(arguments: [GGMLType.q4_1, .q8_0, .q4_K, .f16])
+func `a prompt batch equals one matrix-vector product per token bit for bit`(type: GGMLType) {
+    var rng = TestRandom(seed: 300 + UInt64(type.rawValue))
+    let cols = KernelTypes.cols(type, blocks: type.blockSize == 256 ? 3 : 18)
+    let rows = 150  // more than one row block of the tiled loop
+    let w = RandomBlocks.tensor(type, cols: cols, rows: rows, rng: &rng)
+    let n = 7
+    let x = rng.activations(n * cols)
+    let mm = MatMul(threads: 2)
+    mm.minBytesPerThread = 1
+    let batch = run(mm, w, x, n: n)
+    for t in 0..<n {
+        let single = run(mm, w, Array(x[(t * cols)..<((t + 1) * cols)]), n: 1)
+        #expect(Array(batch[(t * rows)..<((t + 1) * rows)]) == single, "\(type) token \(t)")
+    }
+}
+
+@Test func `the scratch buffer is reused when a smaller call follows a larger one`() {
+    var rng = TestRandom(seed: 400)
+    let w = RandomBlocks.tensor(.q8_0, cols: 64, rows: 4, rng: &rng)
+    let mm = MatMul(threads: 1)
+    let big = rng.activations(64 * 9), small = Array(big[0..<64])
+    let first = run(mm, w, big, n: 9)
+    let again = run(mm, w, small, n: 1)
+    #expect(Array(first[0..<4]) == again)
+}

@@ -1,0 +1,71 @@
+import CKernels
+import Foundation
+import Kernels
+import Testing
+
+private func apply(_ x: [Float], _ f: (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int) -> Void) -> [Float] {
+    var out = [Float](repeating: .nan, count: x.count)
+    x.withUnsafeBufferPointer { xp in out.withUnsafeMutableBufferPointer { f(xp.baseAddress!, $0.baseAddress!, x.count) } }
+    return out
+}
+
+@Test func `rmsNorm scales to unit root mean square and applies the weight`() {
+    var rng = TestRandom(seed: 600)
+    let x = rng.activations(576), weight = rng.activations(576)
+    let ms = x.reduce(0.0) { $0 + Double($1) * Double($1) } / 576
+    let inv = 1 / (ms + 1e-5).squareRoot()
+    let plain = apply(x) { VectorMath.rmsNorm($0, weight: nil, out: $1, count: $2, eps: 1e-5) }
+    let weighted = weight.withUnsafeBufferPointer { wp in
+        apply(x) { VectorMath.rmsNorm($0, weight: wp.baseAddress!, out: $1, count: $2, eps: 1e-5) }
+    }
+    for i in 0..<576 {
+        #expect(abs(Double(plain[i]) - Double(x[i]) * inv) < 1e-5)
+        #expect(abs(Double(weighted[i]) - Double(x[i]) * inv * Double(weight[i])) < 1e-5)
+    }
+}
+
+@Test func `softmax matches the definition and sums to one`() {
+    var x: [Float] = [1, 2, 3, -1000, 0.5, 80]
+    let expected = x.map { exp(Double($0) - 80) }
+    let total = expected.reduce(0, +)
+    x.withUnsafeMutableBufferPointer { VectorMath.softmax(inPlace: $0.baseAddress!, count: $0.count) }
+    for i in 0..<x.count { #expect(abs(Double(x[i]) - expected[i] / total) < 1e-6) }
+    #expect(abs(x.reduce(0, +) - 1) < 1e-6)
+}
+
+@Test func `silu and gelu match their formulas at known points`() {
+    let x: [Float] = [-3, -1, 0, 0.5, 1, 4]
+    let silu = apply(x) { VectorMath.silu($0, out: $1, count: $2) }
+    let gelu = apply(x) { VectorMath.gelu($0, out: $1, count: $2) }
+    for i in 0..<x.count {
+        let v = Double(x[i])
+        #expect(abs(Double(silu[i]) - v / (1 + exp(-v))) < 1e-6)
+        let g = 0.5 * v * (1 + tanh((2 / Double.pi).squareRoot() * (v + 0.044715 * v * v * v)))
+        #expect(abs(Double(gelu[i]) - g) < 1e-6)
+    }
+    #expect(abs(gelu[4] - 0.841192) < 1e-5)  // tanh-approximate GELU(1), not the erf form (0.841345)
+}
+
+@Test func `add and mul are elementwise`() {
+    let a: [Float] = [1, -2, 3.5, 0], b: [Float] = [4, 5, -6, 7]
+    let sum = a.withUnsafeBufferPointer { ap in apply(b) { VectorMath.add(ap.baseAddress!, $0, out: $1, count: $2) } }
+    let product = a.withUnsafeBufferPointer { ap in apply(b) { VectorMath.mul(ap.baseAddress!, $0, out: $1, count: $2) } }
+    #expect(sum == [5, 3, -2.5, 7])
+    #expect(product == [4, -10, -21, 0])
+}
+
+@Test func `half conversion round trips every half and rounds floats to nearest even`() {
+    for bits in 0...UInt16.max {
+        let h = Float16(bitPattern: bits)
+        let f = odk_fp16_to_fp32(bits)
+        if h.isNaN { #expect(f.isNaN); continue }
+        #expect(f == Float(h), "half \(bits)")
+        #expect(odk_fp32_to_fp16(f) == bits, "half \(bits)")
+    }
+    var rng = TestRandom(seed: 601)
+    for _ in 0..<100_000 {
+        let f = Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()) & 0x7FFF_FFFF | (rng.int(0...1) == 0 ? 0 : 0x8000_0000))
+        if f.isNaN { continue }
+        #expect(odk_fp32_to_fp16(f) == Float16(f).bitPattern, "float \(f)")
+    }
+}
