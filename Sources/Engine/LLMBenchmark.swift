@@ -19,8 +19,9 @@ package struct LLMBenchmark {
 
         init(_ samples: [Double]) {
             self.samples = samples
-            mean = samples.reduce(0, +) / Double(max(samples.count, 1))
-            let v = samples.count > 1 ? samples.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(samples.count - 1) : 0
+            let m = samples.reduce(0, +) / Double(max(samples.count, 1))
+            let v = samples.count > 1 ? samples.map { ($0 - m) * ($0 - m) }.reduce(0, +) / Double(samples.count - 1) : 0
+            mean = m
             stddev = v.squareRoot()
         }
     }

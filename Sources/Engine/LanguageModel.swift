@@ -15,7 +15,7 @@ package final class LanguageModel: Sendable {
 
     /// Maps and validates the GGUF at `path`: format, architecture, every weight's type and
     /// shape, and the tokenizer. Nothing is copied; weights stay in the mapping.
-    package init(path: String) throws(EngineError) {
+    package convenience init(path: String) throws(EngineError) {
         let file: GGUFFile
         do { file = try GGUFFile.open(path: path) } catch { throw .model(.format(error)) }
         try self.init(file: file, path: path)

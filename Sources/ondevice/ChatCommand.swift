@@ -32,16 +32,23 @@ enum ChatCommand {
             messages.append(ChatMessage(role: .user, content: input))
             let prompt = model.tokenizer.encode(try template.render(messages: messages, addGenerationPrompt: true),
                                                 addBOS: nil, parseSpecial: true)
-            let result: GenerationResult
-            do {
-                result = try Generator(session: session, options: options).run(prompt: prompt) { _, text in writeOut(text) }
-            } catch EngineError.contextOverflow(let tokens, let ctx) {
-                print("\n[conversation is \(tokens) tokens, over the context of \(ctx); /reset to start over]")
+            guard let result = try turn(session: session, prompt: prompt, options: options) else {
                 messages.removeLast()
                 continue
             }
             writeOut("\n")
             messages.append(ChatMessage(role: .assistant, content: result.text))
+        }
+    }
+
+    /// Runs one assistant turn, streaming its text; nil when the conversation no longer fits.
+    static func turn(session: Session, prompt: [Int32], options: GenerationOptions) throws -> GenerationResult? {
+        do {
+            return try Generator(session: session, options: options).run(prompt: prompt, onToken: { _, text in writeOut(text) })
+        } catch {
+            guard case .contextOverflow(let tokens, let ctx) = error else { throw error }
+            print("\n[conversation is \(tokens) tokens, over the context of \(ctx); /reset to start over]")
+            return nil
         }
     }
 }
