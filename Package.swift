@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "OnDevice", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
         .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Engine", "ModelStore", "Tokenizers"]),
         .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Engine", "ModelStore"]),
-        .target(name: "TestSupport", dependencies: ["Formats", "Tensor"]),
+        .target(name: "TestSupport", dependencies: ["Formats", "Tensor", "Tokenizers"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Tensor", "CKernels"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "Tensor", "TestSupport"]),

@@ -1,5 +1,6 @@
 import Formats
 import Tensor
+import Tokenizers
 
 /// Builds tiny, random-weight decoder GGUFs (llama or gemma3 layout) with a byte-level BPE
 /// vocabulary, so engine tests run in milliseconds without real models. The weights are
@@ -29,17 +30,9 @@ package struct TinyModel {
         Self.specials + (0..<256).map { Self.byteSymbol(UInt8($0)) } + merges.map { $0.replacingOccurrences(of: " ", with: "") }
     }
 
-    /// GPT-2's printable stand-in for a byte: printable Latin-1 bytes map to themselves, the
-    /// rest to U+0100 upwards in byte order.
+    /// GPT-2's printable stand-in for a byte (the byte-level BPE alphabet).
     package static func byteSymbol(_ b: UInt8) -> String {
-        let printable = (33...126).contains(b) || (161...172).contains(b) || (174...255).contains(b)
-        if printable { return String(Unicode.Scalar(b)) }
-        var n: UInt32 = 0
-        for c in 0..<Int(b) {
-            let cb = UInt8(c)
-            if !((33...126).contains(cb) || (161...172).contains(cb) || (174...255).contains(cb)) { n += 1 }
-        }
-        return String(Unicode.Scalar(256 + n)!)
+        String(Unicode.Scalar(ByteLevelAlphabet.scalarOfByte[Int(b)])!)
     }
 
     package func writer() -> GGUFWriter {

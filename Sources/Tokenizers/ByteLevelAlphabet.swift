@@ -4,9 +4,9 @@
 /// Bytes `!`…`~`, `¡`…`¬` and `®`…`ÿ` map to themselves; the remaining 68 bytes (controls, space,
 /// DEL, NBSP, soft hyphen…) map in increasing order to U+0100, U+0101, … — so a space is `Ġ`
 /// (U+0120) and a newline `Ċ` (U+010A).
-enum ByteLevelAlphabet {
+package enum ByteLevelAlphabet {
     /// Code point of each byte (256 entries).
-    static let scalarOfByte: [UInt32] = {
+    package static let scalarOfByte: [UInt32] = {
         var map = [UInt32](repeating: 0, count: 256)
         var next: UInt32 = 256
         for b in 0..<256 {

@@ -5,7 +5,7 @@
 /// the chunk as "not a non-space", which is what makes `"a  b"` split as `a`, ` `, ` b`.
 extension PreTokenizer {
     /// Splits `scalars` (one text fragment) and returns the end index of each word, in order.
-    func wordEnds(_ scalars: [UInt32]) -> [Int] {
+    package func wordEnds(_ scalars: [UInt32]) -> [Int] {
         var ends: [Int] = []
         ends.reserveCapacity(scalars.count / 3 + 1)
         let classes = scalars.map(ScalarClass.init)

@@ -4,24 +4,24 @@
 /// `unicode_cpt_flags` hold); whitespace is the Unicode `White_Space` property. `inRange` marks a
 /// real code point, so a position past the end of a chunk classifies as nothing at all, which the
 /// scanners rely on exactly as llama.cpp's do.
-struct ScalarClass: OptionSet, Sendable {
-    let rawValue: UInt8
+package struct ScalarClass: OptionSet, Sendable {
+    package let rawValue: UInt8
 
-    static let inRange = ScalarClass(rawValue: 1 << 0)
-    static let letter = ScalarClass(rawValue: 1 << 1)
-    static let number = ScalarClass(rawValue: 1 << 2)
-    static let whitespace = ScalarClass(rawValue: 1 << 3)
+    package static let inRange = ScalarClass(rawValue: 1 << 0)
+    package static let letter = ScalarClass(rawValue: 1 << 1)
+    package static let number = ScalarClass(rawValue: 1 << 2)
+    package static let whitespace = ScalarClass(rawValue: 1 << 3)
 
-    var isLetter: Bool { contains(.letter) }
-    var isNumber: Bool { contains(.number) }
-    var isWhitespace: Bool { contains(.whitespace) }
+    package var isLetter: Bool { contains(.letter) }
+    package var isNumber: Bool { contains(.number) }
+    package var isWhitespace: Bool { contains(.whitespace) }
     /// `[^\s\p{L}\p{N}]`: a real code point that is none of the three.
-    var isOther: Bool { self == .inRange }
+    package var isOther: Bool { self == .inRange }
 
-    init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Classifies a code point; ASCII from a table, the rest from the standard library's Unicode data.
-    init(_ value: UInt32) {
+    package init(_ value: UInt32) {
         if value < 128 {
             self = Self.ascii[Int(value)]
         } else if let scalar = Unicode.Scalar(value) {

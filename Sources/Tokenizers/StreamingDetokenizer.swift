@@ -32,7 +32,7 @@ package struct StreamingDetokenizer {
 
     /// Length of a trailing lead byte plus its continuation bytes when still short of the length
     /// the lead byte announces (and only then), else 0.
-    static func incompleteSuffixLength(_ bytes: [UInt8]) -> Int {
+    package static func incompleteSuffixLength(_ bytes: [UInt8]) -> Int {
         var continuation = 0
         var i = bytes.count - 1
         while i >= 0 && continuation < 3 && bytes[i] & 0xC0 == 0x80 {

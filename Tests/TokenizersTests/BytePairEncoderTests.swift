@@ -1,5 +1,5 @@
 import Testing
-@testable import Tokenizers
+import Tokenizers
 
 @Suite struct BytePairEncoderTests {
     @Test func `the lowest merge rank applies first`() throws {

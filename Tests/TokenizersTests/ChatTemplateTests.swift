@@ -1,5 +1,5 @@
 import Testing
-@testable import Tokenizers
+import Tokenizers
 
 @Suite struct ChatTemplateTests {
     static let smolTemplate = """

@@ -2,7 +2,7 @@ import Foundation
 import Formats
 import TestSupport
 import Testing
-@testable import Tokenizers
+import Tokenizers
 
 /// One line of `golden/llm/tokenizer-*.jsonl` (see golden/README.md, "LLM").
 struct TokenizerFixture: Decodable, Sendable, CustomTestStringConvertible {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tokenizers
+import Tokenizers
 
 /// llama.cpp reference ids for 62 strings per model (golden/llm/tokenizer-*.jsonl), with the
 /// real GGUF vocabularies found through `$ONDEVICE_TEST_MODELS`.

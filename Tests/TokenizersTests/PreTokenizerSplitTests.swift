@@ -1,5 +1,5 @@
 import Testing
-@testable import Tokenizers
+import Tokenizers
 
 @Suite struct PreTokenizerSplitTests {
     private func words(_ text: String, _ pre: PreTokenizer) -> [String] {

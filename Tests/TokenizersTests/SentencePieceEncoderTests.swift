@@ -1,5 +1,5 @@
 import Testing
-@testable import Tokenizers
+import Tokenizers
 
 @Suite struct SentencePieceEncoderTests {
     @Test func `the highest scoring piece merges first`() throws {

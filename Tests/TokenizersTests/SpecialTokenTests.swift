@@ -1,5 +1,5 @@
 import Testing
-@testable import Tokenizers
+import Tokenizers
 
 @Suite struct SpecialTokenTests {
     @Test func `control tokens split only when special text is parsed`() throws {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tokenizers
+import Tokenizers
 
 @Suite struct StreamingDetokenizerTests {
     @Test func `a four-byte emoji split over byte tokens appears only when complete`() throws {

@@ -1,4 +1,4 @@
-@testable import Tokenizers
+import Tokenizers
 
 /// Hand-made vocabularies small enough to reason about token by token.
 enum Tiny {
