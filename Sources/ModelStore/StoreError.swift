@@ -54,7 +54,7 @@ extension StoreError {
     /// Whether a retry with backoff may succeed: connection trouble, stalls, 5xx and 429.
     var isTransient: Bool {
         switch self {
-        case .connection, .stalled: return true
+        case .connection, .stalled, .badContentRange: return true
         case .http(let status, _): return status == 429 || (500...599).contains(status)
         default: return false
         }
