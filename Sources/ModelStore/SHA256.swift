@@ -62,6 +62,7 @@ package struct SHA256: Sendable {
     }
 
     // The hot loop: eight working variables in registers, the schedule in a 64-word stack buffer.
+    @_optimize(speed)
     private mutating func compress(_ data: UnsafeRawPointer, blocks: Int) {
         var (h0, h1, h2, h3, h4, h5, h6, h7) = h
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
@@ -122,5 +123,5 @@ package struct SHA256Digest: Sendable, Hashable {
 }
 
 extension UInt32 {
-    @inline(__always) fileprivate func rotr(_ n: UInt32) -> UInt32 { (self >> n) | (self << (32 - n)) }
+    @_optimize(speed) @inline(__always) fileprivate func rotr(_ n: UInt32) -> UInt32 { (self >> n) | (self << (32 - n)) }
 }
