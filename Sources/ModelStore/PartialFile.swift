@@ -11,7 +11,7 @@ final class PartialFile: @unchecked Sendable {
     let path: String
     private let fd: Int32
     private(set) var length: Int64
-    private(set) var hasher = SHA256()
+    private let hasher: BackgroundHasher
     /// Bytes that were already on disk when this download began (from an earlier run).
     let resumedBytes: Int64
     /// Called with the byte delta as the file grows (negative when it restarts from zero).
@@ -39,7 +39,7 @@ final class PartialFile: @unchecked Sendable {
             close(fd)
             throw error
         }
-        self.hasher = hasher
+        self.hasher = BackgroundHasher(startingWith: hasher)
         self.length = length
         self.resumedBytes = length
         if length > 0 { onProgress(length) }
@@ -52,7 +52,7 @@ final class PartialFile: @unchecked Sendable {
         guard ftruncate(fd, 0) == 0 else { throw .io(path: path, errno: errno) }
         onProgress(-length)
         length = 0
-        hasher = SHA256()
+        hasher.reset()
     }
 
     func append(_ bytes: UnsafeRawBufferPointer) throws(StoreError) {
@@ -75,7 +75,8 @@ final class PartialFile: @unchecked Sendable {
 
     /// Flushes to disk and returns the digest of the whole file.
     func finish() throws(StoreError) -> String {
+        let digest = hasher.digest().hexString
         guard fsync(fd) == 0 else { throw .io(path: path, errno: errno) }
-        return hasher.finalize().hexString
+        return digest
     }
 }

@@ -61,31 +61,36 @@ package struct SHA256: Sendable {
         return SHA256Digest(bytes: out)
     }
 
-    // The hot loop: eight working variables in registers, the schedule in a 64-word stack buffer.
+    // The hot loop. Rounds are unrolled eight at a time with the working variables renamed
+    // instead of shifted (the round that would move h←g←f… just changes which names it writes),
+    // and the schedule lives in a 64-word stack buffer.
     @_optimize(speed)
     private mutating func compress(_ data: UnsafeRawPointer, blocks: Int) {
         var (h0, h1, h2, h3, h4, h5, h6, h7) = h
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            SHA256.roundConstants.withUnsafeBufferPointer { k in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { buffer in
+            SHA256.roundConstants.withUnsafeBufferPointer { constants in
+                let w = buffer.baseAddress!, k = constants.baseAddress!
                 for block in 0..<blocks {
                     let p = data + block * 64
                     for i in 0..<16 { w[i] = UInt32(bigEndian: p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)) }
                     for i in 16..<64 {
-                        let a = w[i - 15], b = w[i - 2]
-                        let s0 = a.rotr(7) ^ a.rotr(18) ^ (a >> 3)
-                        let s1 = b.rotr(17) ^ b.rotr(19) ^ (b >> 10)
+                        let x = w[i - 15], y = w[i - 2]
+                        let s0 = x.rotr(7) ^ x.rotr(18) ^ (x >> 3)
+                        let s1 = y.rotr(17) ^ y.rotr(19) ^ (y >> 10)
                         w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
                     }
                     var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, hh = h7
-                    for i in 0..<64 {
-                        let s1 = e.rotr(6) ^ e.rotr(11) ^ e.rotr(25)
-                        let ch = (e & f) ^ (~e & g)
-                        let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-                        let s0 = a.rotr(2) ^ a.rotr(13) ^ a.rotr(22)
-                        let maj = (a & b) ^ (a & c) ^ (b & c)
-                        let t2 = s0 &+ maj
-                        hh = g; g = f; f = e; e = d &+ t1
-                        d = c; c = b; b = a; a = t1 &+ t2
+                    var i = 0
+                    while i < 64 {
+                        SHA256.round(a, b, c, &d, e, f, g, &hh, k[i] &+ w[i])
+                        SHA256.round(hh, a, b, &c, d, e, f, &g, k[i + 1] &+ w[i + 1])
+                        SHA256.round(g, hh, a, &b, c, d, e, &f, k[i + 2] &+ w[i + 2])
+                        SHA256.round(f, g, hh, &a, b, c, d, &e, k[i + 3] &+ w[i + 3])
+                        SHA256.round(e, f, g, &hh, a, b, c, &d, k[i + 4] &+ w[i + 4])
+                        SHA256.round(d, e, f, &g, hh, a, b, &c, k[i + 5] &+ w[i + 5])
+                        SHA256.round(c, d, e, &f, g, hh, a, &b, k[i + 6] &+ w[i + 6])
+                        SHA256.round(b, c, d, &e, f, g, hh, &a, k[i + 7] &+ w[i + 7])
+                        i += 8
                     }
                     h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d
                     h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= hh
@@ -93,6 +98,16 @@ package struct SHA256: Sendable {
             }
         }
         h = (h0, h1, h2, h3, h4, h5, h6, h7)
+    }
+
+    /// One round: `d += T1`, `h = T1 + T2` (the caller renames the rest).
+    @_optimize(speed) @inline(__always)
+    private static func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+                              _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32) {
+        let t1 = h &+ (e.rotr(6) ^ e.rotr(11) ^ e.rotr(25)) &+ (g ^ (e & (f ^ g))) &+ kw
+        let t2 = (a.rotr(2) ^ a.rotr(13) ^ a.rotr(22)) &+ ((a & b) | (c & (a | b)))
+        d &+= t1
+        h = t1 &+ t2
     }
 
     // First 32 bits of the fractional parts of the cube roots of the first 64 primes (FIPS 180-4 §4.2.2).
