@@ -37,9 +37,12 @@ package struct FileDownloader: Sendable {
         self.stallTimeout = stallTimeout
     }
 
+    /// `progress` gets byte deltas as the file grows (negative on a restart), `resumed` the bytes
+    /// found from an earlier run, `diskFull` builds the error for ENOSPC.
     package func download(_ job: DownloadJob, progress: @escaping @Sendable (Int64) -> Void,
+                          resumed: @Sendable (Int64) -> Void = { _ in },
                           diskFull: @escaping @Sendable () -> StoreError) async throws(StoreError) -> DownloadedFile {
-        let file = try PartialFile(path: job.partialPath, onProgress: progress, onDiskFull: diskFull)
+        let file = try PartialFile(path: job.partialPath, onProgress: progress, onResumed: resumed, onDiskFull: diskFull)
         if let expected = job.expectedBytes, file.length > expected { try file.restart() }
         var failures = 0
         var retriedFromZero = false

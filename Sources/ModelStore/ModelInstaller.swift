@@ -134,7 +134,7 @@ struct ModelInstaller: Sendable {
                 guard let (index, job) = pending.popFirst() else { return }
                 group.addTask {
                     do throws(StoreError) {
-                        let file = try await downloader.download(job, progress: { meter.add($0) }, diskFull: {
+                        let file = try await downloader.download(job, progress: { meter.add($0) }, resumed: { meter.resumed($0) }, diskFull: {
                             .insufficientStorage(needed: max(0, (job.expectedBytes ?? 0) - (FileSystem.fileSize(job.partialPath) ?? 0)),
                                                  free: freeSpace.freeBytes(at: job.partialPath) ?? 0)
                         })

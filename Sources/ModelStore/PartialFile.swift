@@ -20,7 +20,7 @@ final class PartialFile: @unchecked Sendable {
 
     /// Opens or creates the partial file and hashes what it already holds, so a resumed download
     /// ends with the digest of the whole file.
-    init(path: String, onProgress: @escaping @Sendable (Int64) -> Void,
+    init(path: String, onProgress: @escaping @Sendable (Int64) -> Void, onResumed: @Sendable (Int64) -> Void = { _ in },
          onDiskFull: @escaping @Sendable () -> StoreError) throws(StoreError) {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .io(path: path, errno: errno) }
@@ -42,7 +42,7 @@ final class PartialFile: @unchecked Sendable {
         self.hasher = BackgroundHasher(startingWith: hasher)
         self.length = length
         self.resumedBytes = length
-        if length > 0 { onProgress(length) }
+        if length > 0 { onResumed(length) }
     }
 
     deinit { close(fd) }

@@ -88,10 +88,11 @@ struct SocketExchange {
     }
 
     private func requestText(host: String, port: Int) -> String {
-        var target = request.url.path.isEmpty ? "/" : request.url.path
-        if let query = request.url.query { target += "?" + query }
-        // `path` is percent-decoded; re-encode what a request line cannot carry.
-        target = target.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.union(["?", "=", "&"])) ?? target
+        // The URL's own percent-encoded form: `url.path` would be decoded and lose `%2F`, `%3F`.
+        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true)
+        var target = components?.percentEncodedPath ?? "/"
+        if target.isEmpty { target = "/" }
+        if let query = components?.percentEncodedQuery { target += "?" + query }
         var text = "GET \(target) HTTP/1.1\r\nHost: \(host)\(port == 80 ? "" : ":\(port)")\r\n"
         text += "User-Agent: ondevice\r\nAccept-Encoding: identity\r\nConnection: close\r\n"
         for header in request.headers { text += "\(header.name): \(header.value)\r\n" }

@@ -223,7 +223,8 @@ package final class LoopbackHTTPServer: Sendable {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             }
-            return (String(parts[1]), headers)
+            let target = String(parts[1])
+            return (target.removingPercentEncoding ?? target, headers)
         }
         return nil
     }

@@ -117,7 +117,11 @@ struct DownloadFaultTests {
         task.cancel()
         await #expect(throws: StoreError.cancelled) { try await task.value }
         #expect(!FileSystem.exists(fixture.modelDirectory()))
-        _ = try await store.pull("test-model")
+        let events = EventLog()
+        _ = try await store.pull("test-model") { events.append($0) }
+        // Progress counts the resumed bytes as received from the first event on.
+        #expect(events.all.first.map { $0.receivedBytes >= 80_000 } == true)
+        #expect(events.last?.receivedBytes == Int64(body.count))
         #expect(fixture.server.requests(for: path).last?.headers["range"] == "bytes=80000-")
         #expect(fixture.server.bytesSent(for: path) == body.count)
     }

@@ -85,10 +85,10 @@ struct StoreBehaviourTests {
 
     @Test func `several files download concurrently into one atomic install`() async throws {
         let fixture = try StoreFixture()
-        let files = (0..<6).map { ("dir\($0 % 2)/file\($0).bin", sampleBytes(40_000 + $0, seed: UInt64($0 + 1))) }
+        let files = (0..<6).map { ("dir\($0 % 2)/file \($0).bin", sampleBytes(40_000 + $0, seed: UInt64($0 + 1))) }
         let store = try fixture.store()
         try await store.register(fixture.model(files: files))
-        fixture.server.inject([.dropAfter(bytes: 1000)], for: fixture.path(file: "dir1/file3.bin"))
+        fixture.server.inject([.dropAfter(bytes: 1000)], for: fixture.path(file: "dir1/file 3.bin"))
         let model = try await store.pull("test-model")
         for (index, file) in files.enumerated() { #expect(contents(model.filePaths[index]) == file.1) }
         let status = try await store.get("test-model")
