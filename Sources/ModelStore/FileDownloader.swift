@@ -107,7 +107,7 @@ package struct FileDownloader: Sendable {
             notes.location = nil
             let urlText = url.absoluteString
             let handler = HTTPResponseHandler(
-                head: { head throws(StoreError) in try self.accept(head, url: urlText, file: file, notes: notes) },
+                head: { head throws(StoreError) in try self.accept(head, job: job, url: urlText, file: file, notes: notes) },
                 body: { bytes throws(StoreError) in try file.append(bytes) })
             try await fetcher.get(HTTPRequest(url: url, headers: headers), stallTimeout: stallTimeout, handler: handler)
             if notes.rangeNotSatisfiable {
@@ -124,7 +124,7 @@ package struct FileDownloader: Sendable {
     }
 
     /// Decides what to do with a response head; true when its body should be written.
-    private func accept(_ head: HTTPResponseHead, url: String, file: PartialFile, notes: ResponseNotes) throws(StoreError) -> Bool {
+    private func accept(_ head: HTTPResponseHead, job: DownloadJob, url: String, file: PartialFile, notes: ResponseNotes) throws(StoreError) -> Bool {
         if let linked = head.headers["x-linked-etag"].map(ResponseNotes.unquote), CatalogLock.isSHA256Hex(linked) {
             notes.linkedSHA256 = linked
         }
@@ -135,6 +135,10 @@ package struct FileDownloader: Sendable {
             notes.location = location
             return false
         case 200:
+            // Refuse a body of the wrong size before downloading it.
+            if let expected = job.expectedBytes, let length = head.contentLength, length != expected {
+                throw .sizeMismatch(file: job.name, expected: expected, actual: length)
+            }
             if file.length > 0 { try file.restart() }  // Range ignored (or If-Range failed): full body follows
             notes.record(etag: head.headers["etag"], for: file)
             return true
@@ -143,6 +147,9 @@ package struct FileDownloader: Sendable {
             guard let (start, total) = ResponseNotes.parseContentRange(range), start == file.length else {
                 try file.restart()
                 throw .badContentRange(url: url, header: range)
+            }
+            if let expected = job.expectedBytes, let total, total != expected {
+                throw .sizeMismatch(file: job.name, expected: expected, actual: total)
             }
             notes.total = total
             notes.record(etag: head.headers["etag"], for: file)

@@ -1,5 +1,5 @@
 /// A model whose files are all in place under the store root.
-package struct InstalledModel: Sendable, Equatable {
+package struct InstalledModel: Sendable, Equatable, Codable {
     package var entry: CatalogEntry
     /// `<root>/<repo>/<revision>/<variant>`.
     package var directory: String

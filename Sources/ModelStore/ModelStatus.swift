@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a catalog model stands on this machine.
-package enum InstallState: String, Sendable, Equatable {
+package enum InstallState: String, Sendable, Equatable, Codable {
     /// Whole model in place.
     case installed
     /// Not in place, but a download left bytes in staging (the next pull resumes them).
@@ -10,7 +10,7 @@ package enum InstallState: String, Sendable, Equatable {
 }
 
 /// One row of `ondevice models list` / `du`.
-package struct ModelStatus: Sendable, Equatable {
+package struct ModelStatus: Sendable, Equatable, Codable {
     package var entry: CatalogEntry
     package var state: InstallState
     /// Bytes on disk: the installed files, or the staged partial bytes.
@@ -21,7 +21,7 @@ package struct ModelStatus: Sendable, Equatable {
 }
 
 /// Disk use of the store and room left on its file system.
-package struct StorageReport: Sendable, Equatable {
+package struct StorageReport: Sendable, Equatable, Codable {
     /// Models with any bytes on disk (installed or partial).
     package var models: [ModelStatus]
     package var totalBytes: Int64

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Transfer state of one model pull.
-package struct PullProgress: Sendable, Equatable {
+package struct PullProgress: Sendable, Equatable, Codable {
     package var id: String
     /// Bytes of the model on disk so far, including bytes resumed from an earlier run.
     package var receivedBytes: Int64

@@ -159,3 +159,19 @@ final class EventLog: Sendable {
 }
 
 import Synchronization
+
+struct DownloadSizeTests {
+    @Test func `a body of the wrong size is refused from its head, not downloaded`() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        var entry = fixture.model(files: [("w.bin", sampleBytes(100_000))])
+        entry.files[0].bytes = 99_999
+        try await store.register(entry)
+        let events = EventLog()
+        await #expect(throws: StoreError.sizeMismatch(file: "w.bin", expected: 99_999, actual: 100_000)) {
+            try await store.pull("test-model") { events.append($0) }
+        }
+        #expect(events.all.isEmpty)  // not one body byte was written
+        #expect(!FileSystem.exists(fixture.modelDirectory()))
+    }
+}
