@@ -7,10 +7,3 @@ extension Array where Element == UInt8 {
         return try result.get()
     }
 }
-
-extension Data {
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws(StoreError) -> R) throws(StoreError) -> R {
-        let result: Result<R, StoreError> = withUnsafeBytes { raw in Result { () throws(StoreError) in try body(raw) } }
-        return try result.get()
-    }
-}
