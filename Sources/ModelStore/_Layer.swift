@@ -1,1 +1,0 @@
-// ModelStore layer; see Package.swift for its place in the graph.

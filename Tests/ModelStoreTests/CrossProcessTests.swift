@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import ModelStore
+import TestSupport
+
+/// Pulls in other processes: this test binary re-runs itself with a filter that selects the
+/// `child pull` entry point, which is enabled only in such a child.
+struct CrossProcessTests {
+    static let childVariable = "ONDEVICE_STORE_CHILD_PULL"
+
+    /// Child entry point: pulls the model named in the environment with a store configured the way
+    /// the CLI configures one (`ONDEVICE_HOME`, `HF_ENDPOINT`).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil))
+    func `child pull`() async throws {
+        let id = ProcessInfo.processInfo.environment[Self.childVariable]!
+        let store = try ModelStore(configuration: .fromEnvironment())
+        _ = try await store.pull(id)
+    }
+
+    private func spawnPull(_ fixture: StoreFixture, id: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "child pull"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[Self.childVariable] = id
+        environment["ONDEVICE_HOME"] = fixture.root
+        environment["HF_ENDPOINT"] = fixture.server.baseURL.absoluteString
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    @Test func `two processes pulling one model end with one verified copy`() async throws {
+        let fixture = try StoreFixture()
+        let body = sampleBytes(200_000)
+        let store = try fixture.store()
+        try await store.register(fixture.model(files: [("w.bin", body)]))
+        let path = fixture.path(file: "w.bin")
+        // Slow the first transfer so the second process arrives while the first holds the lock.
+        fixture.server.inject([.stall(afterBytes: 10_000, seconds: 0.5)], for: path)
+        let children = try [spawnPull(fixture, id: "test-model"), spawnPull(fixture, id: "test-model")]
+        for child in children { child.waitUntilExit() }
+        #expect(children.map(\.terminationStatus) == [0, 0])
+        #expect(fixture.server.bytesSent(for: path) == body.count)
+        let report = try await store.validate("test-model", force: true)
+        #expect(report.isValid)
+    }
+
+    @Test func `a pull killed with SIGKILL resumes in the next process`() async throws {
+        let fixture = try StoreFixture()
+        let body = sampleBytes(200_000)
+        let store = try fixture.store()
+        try await store.register(fixture.model(files: [("w.bin", body)]))
+        let path = fixture.path(file: "w.bin")
+        fixture.server.inject([.stall(afterBytes: 90_000, seconds: 30)], for: path)
+        let child = try spawnPull(fixture, id: "test-model")
+        let deadline = ContinuousClock.now + .seconds(20)
+        while fixture.server.bytesSent(for: path) < 90_000 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(100))  // let the child write what it received
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        #expect(child.terminationReason == .uncaughtSignal)
+        #expect(try await store.resolve("test-model") == nil)
+        #expect(FileSystem.fileSize(fixture.root + "/.staging/org/repo/main/v/w.bin.partial") == 90_000)
+        // The killed process's lock died with it; the next pull resumes at byte 90,000.
+        let next = try spawnPull(fixture, id: "test-model")
+        next.waitUntilExit()
+        #expect(next.terminationStatus == 0)
+        #expect(fixture.server.requests(for: path).last?.headers["range"] == "bytes=90000-")
+        #expect(fixture.server.bytesSent(for: path) == body.count)
+        #expect(try await store.validate("test-model", force: true).isValid)
+    }
+}
