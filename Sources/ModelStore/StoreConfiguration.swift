@@ -4,8 +4,9 @@ import Foundation
 /// free-space probe, and point the Hugging Face base URL at a loopback server.
 package struct StoreConfiguration: Sendable {
     package var root: String
-    /// `{hfEndpoint}/{repo}/resolve/{revision}/{file}`; from `HF_ENDPOINT`, else huggingface.co.
-    package var hfEndpoint: URL
+    /// `{hfEndpoint}/{repo}/resolve/{revision}/{file}`; from `HF_ENDPOINT`. The project names
+    /// no hub host itself: without an endpoint, Hugging Face pulls fail with `.noHubEndpoint`.
+    package var hfEndpoint: URL?
     /// From `HF_TOKEN`; sent as a Bearer token to the Hugging Face host only.
     package var hfToken: String?
     package var fetcher: any HTTPFetching
@@ -19,7 +20,7 @@ package struct StoreConfiguration: Sendable {
     /// Minimum gap between progress events, in seconds (the last event is always sent).
     package var progressInterval: Double
 
-    package init(root: String, hfEndpoint: URL = URL(string: "https://huggingface.co")!, hfToken: String? = nil,
+    package init(root: String, hfEndpoint: URL? = nil, hfToken: String? = nil,
                  fetcher: any HTTPFetching = SchemeRoutingFetcher(), retry: RetryPolicy = RetryPolicy(),
                  sleeper: any Sleeping = TaskSleeper(), freeSpace: any FreeSpaceProbing = StatvfsFreeSpace(),
                  stallTimeout: Double = 30, maxConcurrentFiles: Int = 4, progressInterval: Double = 0.1) {
@@ -57,6 +58,7 @@ package struct StoreConfiguration: Sendable {
     package func sourceURL(for entry: CatalogEntry, file: ModelFile) throws(StoreError) -> URL {
         switch entry.source {
         case .huggingFace(let repo, let revision):
+            guard let hfEndpoint else { throw .noHubEndpoint(repo: repo) }
             let path = "\(repo)/resolve/\(revision)/\(file.sourcePath)"
             guard let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else {
                 throw .unsupportedURL(url: path)

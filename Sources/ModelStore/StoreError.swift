@@ -21,6 +21,8 @@ package enum StoreError: Error, Sendable, Equatable {
     case invalidPath(path: String)
     /// A source URL the store cannot fetch (not http or https, or unparsable).
     case unsupportedURL(url: String)
+    /// A Hugging Face source with no hub base URL configured (`HF_ENDPOINT`).
+    case noHubEndpoint(repo: String)
     /// No catalog or registered entry has this id.
     case unknownModel(id: String)
     /// The model is in the catalog but not installed.
@@ -73,6 +75,7 @@ extension StoreError: CustomStringConvertible {
         case .invalidModelId(let id): return "invalid model id '\(id)'"
         case .invalidPath(let path): return "path would escape the model store: '\(path)'"
         case .unsupportedURL(let url): return "unsupported URL '\(url)'"
+        case .noHubEndpoint(let repo): return "cannot download '\(repo)': set HF_ENDPOINT to the Hugging Face base URL"
         case .unknownModel(let id): return "unknown model '\(id)'"
         case .notInstalled(let id): return "model '\(id)' is not installed"
         case .checksumMismatch(let file, let expected, let actual): return "\(file): sha256 \(actual), expected \(expected)"

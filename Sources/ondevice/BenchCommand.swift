@@ -4,9 +4,9 @@ import Foundation
 /// `ondevice bench`: prompt and generation tokens/s, printed with the model, quantization,
 /// size and threads, like llama.cpp's `llama-bench` (pp512 / tg128).
 enum BenchCommand {
-    static func run(_ args: ArraySlice<String>) throws {
+    static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["model", "threads", "prompt-tokens", "gen-tokens", "repetitions"], flags: ["json"])
-        let path = try ModelLocator.path(for: try a.require("model"))
+        let path = try await ModelLocator.path(for: try a.require("model"))
         let model = try LanguageModel(path: path)
         var bench = LLMBenchmark(threads: try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount)
         bench.promptTokens = try a.int("prompt-tokens") ?? 512

@@ -6,10 +6,10 @@ import Tokenizers
 /// re-renders the whole conversation with the model's template; the session's prompt cache
 /// reuses every token of earlier turns, so only the new turn is evaluated.
 enum ChatCommand {
-    static func run(_ args: ArraySlice<String>) throws {
+    static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: RuntimeOptions.valued.union(["system", "temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty"]),
                               flags: ["greedy"])
-        let runtime = try RuntimeOptions(a)
+        let runtime = try await RuntimeOptions(a)
         let options = try GenerateCommand.generationOptions(a)
         let model = try runtime.load()
         let template = try model.chatTemplate()

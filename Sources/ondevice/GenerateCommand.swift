@@ -10,7 +10,7 @@ enum GenerateCommand {
         guard let promptArg = a.positionals.first else { throw CLIError.missingArgument("PROMPT") }
         guard a.positionals.count == 1 else { throw CLIError.io("expected one PROMPT argument (quote it), got \(a.positionals.count)") }
         if a.has("greedy") && a.string("temperature") != nil { throw CLIError.conflicting("--greedy", "--temperature") }
-        let runtime = try RuntimeOptions(a)
+        let runtime = try await RuntimeOptions(a)
         let options = try generationOptions(a)
         let model = try runtime.load()
         let prompt = try promptTokens(model: model, text: readTextArgument(promptArg), raw: a.has("raw"), system: a.string("system"))

@@ -9,8 +9,8 @@ struct RuntimeOptions {
     var threads: Int?
     var context: Int?
 
-    init(_ a: Arguments) throws {
-        modelPath = try ModelLocator.path(for: try a.require("model"))
+    init(_ a: Arguments) async throws {
+        modelPath = try await ModelLocator.path(for: try a.require("model"))
         threads = try a.int("threads")
         context = try a.int("context")
         if let t = threads, t < 1 { throw CLIError.invalidValue(option: "--threads", value: String(t), expected: "at least 1") }

@@ -1,14 +1,35 @@
 import Foundation
 import ModelStore
 
-/// Turns a `--model` argument into a file path: an existing file, or a catalog id installed
-/// in the model store.
+/// Turns a `--model` argument into a file path: an existing file, or a catalog id from the model
+/// store — installed, or pulled on first use (the same download `ondevice models pull` does, so a
+/// model fetched ahead of time and one fetched now are indistinguishable afterwards).
 enum ModelLocator {
-    static func path(for argument: String) throws -> String {
+    static func path(for argument: String, suffix: String = ".gguf") async throws -> String {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: argument, isDirectory: &isDir), !isDir.boolValue {
             return argument
         }
-        throw CLIError.io("no model '\(argument)': not a file, and catalog ids need the model store")
+        let installed = try await installedModel(argument)
+        guard let path = installed.firstPath(withSuffix: suffix) ?? installed.filePaths.first else {
+            throw CLIError.io("model '\(argument)' has no \(suffix) file")
+        }
+        return path
+    }
+
+    /// The installed model for a catalog id, pulling it first when it is not on disk yet.
+    static func installedModel(_ id: String) async throws -> InstalledModel {
+        let store = try ModelStore()
+        do {
+            if let installed = try await store.resolve(id) { return installed }
+        } catch StoreError.unknownModel {
+            throw CLIError.io("no model '\(id)': not a file, and not a catalog id (see 'ondevice models list')")
+        } catch StoreError.invalidModelId {
+            throw CLIError.io("no model '\(id)': not a file, and not a valid model id")
+        }
+        let bar = ProgressBar(label: id)
+        let installed = try await store.pull(id) { bar.update($0) }
+        bar.finish()
+        return installed
     }
 }

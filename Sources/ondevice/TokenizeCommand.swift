@@ -4,10 +4,10 @@ import Foundation
 /// `ondevice tokenize`: token ids of a text, BOS as the model's metadata says, special-token
 /// text (such as `<|im_start|>`) parsed as the special token.
 enum TokenizeCommand {
-    static func run(_ args: ArraySlice<String>) throws {
+    static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["model"], flags: ["json", "no-special"])
         guard let text = a.positionals.first else { throw CLIError.missingArgument("TEXT") }
-        let path = try ModelLocator.path(for: try a.require("model"))
+        let path = try await ModelLocator.path(for: try a.require("model"))
         let model = try LanguageModel(path: path)
         let ids = model.tokenizer.encode(readTextArgument(text), addBOS: nil, parseSpecial: !a.has("no-special"))
         if a.has("json") {

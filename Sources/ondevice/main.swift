@@ -25,9 +25,9 @@ func runCommand(_ args: [String]) async throws {
     let rest = args.dropFirst()
     switch command {
     case "generate": try await GenerateCommand.run(rest)
-    case "tokenize": try TokenizeCommand.run(rest)
-    case "chat": try ChatCommand.run(rest)
-    case "bench": try BenchCommand.run(rest)
+    case "tokenize": try await TokenizeCommand.run(rest)
+    case "chat": try await ChatCommand.run(rest)
+    case "bench": try await BenchCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }

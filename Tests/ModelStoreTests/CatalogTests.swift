@@ -73,7 +73,7 @@ struct CatalogTests {
         #expect(StoreConfiguration.defaultRoot(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/ondevice/models")
         #expect(StoreConfiguration.defaultRoot(environment: ["HOME": "/h"]) == "/h/.local/share/ondevice/models")
         let configuration = StoreConfiguration.fromEnvironment(["ONDEVICE_HOME": "/o", "HF_ENDPOINT": "http://127.0.0.1:9", "HF_TOKEN": "t"])
-        #expect(configuration.hfEndpoint.absoluteString == "http://127.0.0.1:9" && configuration.hfToken == "t")
+        #expect(configuration.hfEndpoint?.absoluteString == "http://127.0.0.1:9" && configuration.hfToken == "t")
         let entry = Catalog.pinned.first { $0.id == "silero-vad-v6" }!
         #expect(try configuration.sourceURL(for: entry, file: entry.files[0]).absoluteString
                 == "http://127.0.0.1:9/snakers4/silero-vad/resolve/v6.2.3/src/silero_vad/data/silero_vad_16k.safetensors")
