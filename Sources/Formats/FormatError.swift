@@ -47,6 +47,10 @@ package enum FormatError: Error, Sendable, Equatable {
     case missingMetadata(key: String)
     /// A metadata key holds a value of another type than the caller requires.
     case wrongMetadataType(key: String, expected: String, found: String)
+    /// A header that is not what the format requires (safetensors JSON, CTranslate2 spec, ...).
+    case invalidHeader(format: String, detail: String)
+    /// A safetensors dtype the reader does not know.
+    case unsupportedDType(name: String, dtype: String)
 }
 
 extension FormatError: CustomStringConvertible {
@@ -78,6 +82,8 @@ extension FormatError: CustomStringConvertible {
         case .missingTensor(let name): "missing tensor '\(name)'"
         case .missingMetadata(let key): "missing metadata '\(key)'"
         case let .wrongMetadataType(key, expected, found): "metadata '\(key)': expected \(expected), found \(found)"
+        case let .invalidHeader(format, detail): "invalid \(format) file: \(detail)"
+        case let .unsupportedDType(name, dtype): "tensor '\(name)': unsupported dtype \(dtype)"
         }
     }
 }
