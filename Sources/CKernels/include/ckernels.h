@@ -26,6 +26,8 @@ size_t odk_activation_row_bytes(int32_t weight_type, int64_t cols);
 
 /// Quantizes `cols` floats into the activation format of `weight_type` (a copy for f32).
 void odk_quantize_activations(int32_t weight_type, const float *x, void *dst, int64_t cols);
+/// The same with the portable scalar code (bit-identical results; for tests).
+void odk_quantize_activations_scalar(int32_t weight_type, const float *x, void *dst, int64_t cols);
 
 /// Activation quantizers (`k` a multiple of 32, or 256 for Q8_K). Round to nearest even,
 /// d = amax / 127 (Q8_K: d = max / -127 with the signed extreme, as ggml does).
