@@ -19,7 +19,7 @@
         const ablk *y = a;                                                                  \
         __m256 acc0 = _mm256_setzero_ps(), acc1 = acc0, acc2 = acc0, acc3 = acc0;           \
         for (int64_t i = 0; i < n / QK; i++) {                                              \
-            __m128 ad = _mm_cvtph_ps(_mm_cvtsi32_si128(y[i].d));                            \
+            __m128 ad = half_vec(y[i].d);                                                                               \
             PREP                                                                            \
             STEP_SYM(x0, acc0) STEP_SYM(x1, acc1) STEP_SYM(x2, acc2) STEP_SYM(x3, acc3)     \
         }                                                                                   \
@@ -29,7 +29,7 @@
         out[3] = hsum_ps(acc3);                                                             \
     }
 #define STEP_SYM(x, acc) {                                                                  \
-        __m128 s = _mm_mul_ss(_mm_cvtph_ps(_mm_cvtsi32_si128(x[i].d)), ad);                 \
+        __m128 s = _mm_mul_ss(half_vec(x[i].d), ad);                                        \
         acc = _mm256_fmadd_ps(_mm256_broadcastss_ps(s), _mm256_cvtepi32_ps(PROD(&x[i])), acc); }
 
 // Formats with a min: lane 1 of the (d_w, m_w) * (d_a, s_a) product accumulates m_w * s_a.
