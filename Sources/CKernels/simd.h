@@ -78,13 +78,6 @@ AVX2_INLINE __m256i dot_i8_i8(__m256i a, __m256i b) {
     return dot_u8_i8(_mm256_sign_epi8(a, a), _mm256_sign_epi8(b, a));
 }
 
-/// Int16 scale vector: `lo` in the low 128-bit lane, `hi` in the high one (a 32-byte chunk
-/// covers two 16-element scale groups, one per lane after maddubs).
-AVX2_INLINE __m256i scale_pair(int lo, int hi) {
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_set1_epi16((short)lo)),
-                                   _mm_set1_epi16((short)hi), 1);
-}
-
 /// sum over the chunk of scale[group] * u * a, as 8 int32 lanes.
 AVX2_INLINE __m256i scaled_chunk(__m256i u, const int8_t *a, __m256i scales) {
     __m256i p = _mm256_maddubs_epi16(u, _mm256_loadu_si256((const __m256i *)a));
