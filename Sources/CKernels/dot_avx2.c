@@ -8,6 +8,7 @@ static AVX2_FN float dot_f32(int64_t n, const void *w, const void *a) {
     __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
     int64_t i = 0;
     for (; i + 32 <= n; i += 32) {
+        prefetch_block(x + i, 128);
         s0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i), s0);
         s1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8), s1);
         s2 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 16), _mm256_loadu_ps(y + i + 16), s2);
@@ -26,6 +27,7 @@ static AVX2_FN float dot_f16(int64_t n, const void *w, const void *a) {
     int64_t i = 0;
 #define LOADH(p) _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(p)))
     for (; i + 32 <= n; i += 32) {
+        prefetch_block(x + i, 64);
         s0 = _mm256_fmadd_ps(LOADH(x + i), _mm256_loadu_ps(y + i), s0);
         s1 = _mm256_fmadd_ps(LOADH(x + i + 8), _mm256_loadu_ps(y + i + 8), s1);
         s2 = _mm256_fmadd_ps(LOADH(x + i + 16), _mm256_loadu_ps(y + i + 16), s2);
@@ -46,6 +48,7 @@ static AVX2_FN float dot_bf16(int64_t n, const void *w, const void *a) {
     _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(p))), 16))
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
+        prefetch_block(x + i, 32);
         s0 = _mm256_fmadd_ps(LOADB(x + i), _mm256_loadu_ps(y + i), s0);
         s1 = _mm256_fmadd_ps(LOADB(x + i + 8), _mm256_loadu_ps(y + i + 8), s1);
     }

@@ -38,6 +38,7 @@ static AVX2_FN float dot_q2_K(int64_t n, const void *w, const void *a) {
     float mins = 0;
     const __m256i m3 = _mm256_set1_epi8(3);
     for (int64_t i = 0; i < n / QK_K; i++) {
+        prefetch_block(&x[i], (int)sizeof(x[i]));
         __m128i raw = _mm_loadu_si128((const __m128i *)x[i].scales);
         __m128i sc = _mm_and_si128(raw, _mm_set1_epi8(0x0F));
         __m128i mn = _mm_and_si128(_mm_srli_epi16(raw, 4), _mm_set1_epi8(0x0F));
@@ -80,6 +81,7 @@ static AVX2_FN float dot_q3_K(int64_t n, const void *w, const void *a) {
     __m256 acc = _mm256_setzero_ps();
     const __m256i m3 = _mm256_set1_epi8(3), m1 = _mm256_set1_epi8(1);
     for (int64_t i = 0; i < n / QK_K; i++) {
+        prefetch_block(&x[i], (int)sizeof(x[i]));
         __m128i sc8 = q3k_scales_i8(x[i].scales);
         int offset = 4 * weighted_bsums(_mm256_cvtepi8_epi16(sc8), y[i].bsums);
         __m256i hm = _mm256_loadu_si256((const __m256i *)x[i].hmask);
@@ -132,6 +134,7 @@ static AVX2_FN float dot_q4_K(int64_t n, const void *w, const void *a) {
     float mins = 0;
     const __m256i m4 = _mm256_set1_epi8(0x0F);
     for (int64_t i = 0; i < n / QK_K; i++) {
+        prefetch_block(&x[i], (int)sizeof(x[i]));
         __m128i scmn = kquant_scales_mins(x[i].scales);
         int msum = kquant_min_sum(scmn, y[i].bsums);
         __m256i sc = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(scmn));
@@ -158,6 +161,7 @@ static AVX2_FN float dot_q5_K(int64_t n, const void *w, const void *a) {
     float mins = 0;
     const __m256i m4 = _mm256_set1_epi8(0x0F), m1 = _mm256_set1_epi8(1);
     for (int64_t i = 0; i < n / QK_K; i++) {
+        prefetch_block(&x[i], (int)sizeof(x[i]));
         __m128i scmn = kquant_scales_mins(x[i].scales);
         int msum = kquant_min_sum(scmn, y[i].bsums);
         __m256i sc = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(scmn));
@@ -186,6 +190,7 @@ static AVX2_FN float dot_q6_K(int64_t n, const void *w, const void *a) {
     __m256 acc = _mm256_setzero_ps();
     const __m256i m4 = _mm256_set1_epi8(0x0F), m3 = _mm256_set1_epi8(3);
     for (int64_t i = 0; i < n / QK_K; i++) {
+        prefetch_block(&x[i], (int)sizeof(x[i]));
         __m128i sc8 = _mm_loadu_si128((const __m128i *)x[i].scales);
         int offset = 32 * weighted_bsums(_mm256_cvtepi8_epi16(sc8), y[i].bsums);
         __m256i sum = _mm256_setzero_si256();
