@@ -20,7 +20,7 @@ package final class MatMul {
 
     /// Weight bytes a thread must get before the rows are split: below it, dispatch costs more
     /// than it saves. Tests lower it to exercise the split on small matrices.
-    package var minBytesPerThread = 32 * 1024
+    package var minBytesPerThread = 64 * 1024
 
     package init(threads: Int) {
         precondition(threads >= 1, "threads must be at least 1")

@@ -46,6 +46,21 @@ private func apply(_ x: [Float], _ f: (UnsafePointer<Float>, UnsafeMutablePointe
     #expect(abs(gelu[4] - 0.841192) < 1e-5)  // tanh-approximate GELU(1), not the erf form (0.841345)
 }
 
+@Test func `ggml-style GELU rounds through f16 and saturates beyond 10`() {
+    let x: [Float] = [-12, -10, -1.2345678, 0, 0.3333333, 1, 9.99, 10, 15.5]
+    let out = apply(x) { VectorMath.geluLikeGGML($0, out: $1, count: $2) }
+    for i in 0..<x.count {
+        let expected: Float
+        if x[i] <= -10 { expected = 0 } else if x[i] >= 10 { expected = x[i] } else {
+            let v = Double(Float(Float16(x[i])))
+            let g = 0.5 * v * (1 + tanh((2 / Double.pi).squareRoot() * (v + 0.044715 * v * v * v)))
+            expected = Float(Float16(Float(g)))
+        }
+        #expect(out[i] == expected, "x = \(x[i]): \(out[i]) vs \(expected)")
+    }
+    #expect(out[5] == 0.84130859375)  // GELU(1) = 0.841192 rounded to the f16 grid
+}
+
 @Test func `add and mul are elementwise`() {
     let a: [Float] = [1, -2, 3.5, 0], b: [Float] = [4, 5, -6, 7]
     let sum = a.withUnsafeBufferPointer { ap in apply(b) { VectorMath.add(ap.baseAddress!, $0, out: $1, count: $2) } }

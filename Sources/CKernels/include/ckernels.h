@@ -62,6 +62,9 @@ void odk_softmax(float *x, int64_t n);
 void odk_silu(const float *x, float *out, int64_t n);
 /// out = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). out may alias x.
 void odk_gelu(const float *x, float *out, int64_t n);
+/// GELU as llama.cpp's CPU backend computes it: 0 below -10, x above 10, otherwise the tanh
+/// form at x rounded to f16, rounded to f16. out may alias x.
+void odk_gelu_f16_rounded(const float *x, float *out, int64_t n);
 /// out = a + b, out = a * b elementwise. out may alias a or b.
 void odk_add(const float *a, const float *b, float *out, int64_t n);
 void odk_mul(const float *a, const float *b, float *out, int64_t n);
