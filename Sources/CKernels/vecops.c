@@ -66,3 +66,11 @@ void odk_add(const float *a, const float *b, float *out, int64_t n) {
 void odk_mul(const float *a, const float *b, float *out, int64_t n) {
     for (int64_t i = 0; i < n; i++) out[i] = a[i] * b[i];
 }
+
+void odk_add_scaled(const float *x, float s, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] += s * x[i];
+}
+
+void odk_scale(float *x, float s, int64_t n) {
+    for (int64_t i = 0; i < n; i++) x[i] *= s;
+}

@@ -38,4 +38,14 @@ package enum VectorMath {
     package static func mul(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, count: Int) {
         odk_mul(a, b, out, Int64(count))
     }
+
+    /// out += s · x (e.g. attention's weighted sum of value rows).
+    package static func addScaled(_ x: UnsafePointer<Float>, _ s: Float, into out: UnsafeMutablePointer<Float>, count: Int) {
+        odk_add_scaled(x, s, out, Int64(count))
+    }
+
+    /// x *= s, in place.
+    package static func scale(inPlace x: UnsafeMutablePointer<Float>, by s: Float, count: Int) {
+        odk_scale(x, s, Int64(count))
+    }
 }

@@ -69,6 +69,30 @@ private func apply(_ x: [Float], _ f: (UnsafePointer<Float>, UnsafeMutablePointe
     #expect(product == [4, -10, -21, 0])
 }
 
+@Test func `addScaled accumulates and scale multiplies in place`() {
+    let x: [Float] = [1, -2, 0.5]
+    var acc: [Float] = [10, 10, 10]
+    x.withUnsafeBufferPointer { xp in acc.withUnsafeMutableBufferPointer { VectorMath.addScaled(xp.baseAddress!, 2, into: $0.baseAddress!, count: 3) } }
+    #expect(acc == [12, 6, 11])
+    acc.withUnsafeMutableBufferPointer { VectorMath.scale(inPlace: $0.baseAddress!, by: 0.5, count: 3) }
+    #expect(acc == [6, 3, 5.5])
+}
+
+@Test func `f32 and f16 dot products serve attention scores`() {
+    // VecDot with F32/F16 "weights" is a plain dot against f32 activations (KV-cache rows).
+    var rng = TestRandom(seed: 602)
+    let k = rng.activations(64), q = rng.activations(64)
+    let exact = zip(k, q).reduce(0.0) { $0 + Double($1.0) * Double($1.1) }
+    let k16 = k.map { Float16($0) }
+    let exact16 = zip(k16, q).reduce(0.0) { $0 + Double(Float($1.0)) * Double($1.1) }
+    k.withUnsafeBytes { kp in q.withUnsafeBytes { qp in
+        #expect(abs(Double(VecDot.dot(.f32, kp.baseAddress!, qp.baseAddress!, count: 64)) - exact) < 1e-4)
+    } }
+    k16.withUnsafeBytes { kp in q.withUnsafeBytes { qp in
+        #expect(abs(Double(VecDot.dot(.f16, kp.baseAddress!, qp.baseAddress!, count: 64)) - exact16) < 1e-4)
+    } }
+}
+
 @Test func `half conversion round trips every half and rounds floats to nearest even`() {
     for bits in 0...UInt16.max {
         let h = Float16(bitPattern: bits)

@@ -68,6 +68,9 @@ void odk_gelu_f16_rounded(const float *x, float *out, int64_t n);
 /// out = a + b, out = a * b elementwise. out may alias a or b.
 void odk_add(const float *a, const float *b, float *out, int64_t n);
 void odk_mul(const float *a, const float *b, float *out, int64_t n);
+/// out += s * x (attention's weighted sum of values); x *= s.
+void odk_add_scaled(const float *x, float s, float *out, int64_t n);
+void odk_scale(float *x, float s, int64_t n);
 
 #ifdef __cplusplus
 }
