@@ -81,7 +81,11 @@ static inline void q3k_scales(const uint8_t *s, int out[16]) {
     }
 }
 
+/// Four-row kernel: out[r] = dot(row r, a) for rows w, w + rb, w + 2rb, w + 3rb.
+typedef void (*odk_dot4_fn)(int64_t n, const void *w, size_t rb, const void *a, float *out);
+
 // Scalar and AVX2 kernel tables, indexed by ggml type id (NULL where unsupported).
 odk_dot_fn odk_scalar_kernel(int32_t type);
 odk_dot_fn odk_avx2_kernel(int32_t type);
+odk_dot4_fn odk_avx2_kernel4(int32_t type);  // NULL: use the one-row kernel
 #endif

@@ -45,7 +45,7 @@ uint16_t odk_fp32_to_fp16(float f) {
 // Activation quantizers. The rounding matches ggml's x86 path for Q8_0/Q8_1 (x * 127/amax,
 // round half to even) and its reference for Q8_K (scale by -127/max of the signed extreme).
 
-void odk_quantize_q8_0(const float *x, void *dst, int64_t k) {
+static void quantize_q8_0_scalar(const float *x, void *dst, int64_t k) {
     blk_q8_0 *y = dst;
     for (int64_t i = 0; i < k / QK; i++, x += QK) {
         float amax = 0;
@@ -56,7 +56,7 @@ void odk_quantize_q8_0(const float *x, void *dst, int64_t k) {
     }
 }
 
-void odk_quantize_q8_1(const float *x, void *dst, int64_t k) {
+static void quantize_q8_1_scalar(const float *x, void *dst, int64_t k) {
     blk_q8_1 *y = dst;
     for (int64_t i = 0; i < k / QK; i++, x += QK) {
         float amax = 0;
@@ -74,7 +74,7 @@ void odk_quantize_q8_1(const float *x, void *dst, int64_t k) {
     }
 }
 
-void odk_quantize_q8_K(const float *x, void *dst, int64_t k) {
+static void quantize_q8_K_scalar(const float *x, void *dst, int64_t k) {
     blk_q8_K *y = dst;
     for (int64_t i = 0; i < k / QK_K; i++, x += QK_K) {
         float amax = 0, max = 0;
@@ -120,14 +120,43 @@ size_t odk_activation_row_bytes(int32_t t, int64_t cols) {
     }
 }
 
-void odk_quantize_activations(int32_t t, const float *x, void *dst, int64_t cols) {
+#if defined(__x86_64__) || defined(__i386__)
+void odk_quantize_q8_0_avx2(const float *x, void *dst, int64_t k);
+void odk_quantize_q8_1_avx2(const float *x, void *dst, int64_t k);
+void odk_quantize_q8_K_avx2(const float *x, void *dst, int64_t k);
+#define SIMD_OR_SCALAR(simd, scalar) (odk_has_avx2() ? (simd) : (scalar))
+#else
+#define SIMD_OR_SCALAR(simd, scalar) (scalar)
+#endif
+
+void odk_quantize_q8_0(const float *x, void *dst, int64_t k) {
+    SIMD_OR_SCALAR(odk_quantize_q8_0_avx2, quantize_q8_0_scalar)(x, dst, k);
+}
+
+void odk_quantize_q8_1(const float *x, void *dst, int64_t k) {
+    SIMD_OR_SCALAR(odk_quantize_q8_1_avx2, quantize_q8_1_scalar)(x, dst, k);
+}
+
+void odk_quantize_q8_K(const float *x, void *dst, int64_t k) {
+    SIMD_OR_SCALAR(odk_quantize_q8_K_avx2, quantize_q8_K_scalar)(x, dst, k);
+}
+
+static void quantize(int32_t t, const float *x, void *dst, int64_t cols, int scalar) {
     switch (odk_activation_type(t)) {
     case T_F32: memcpy(dst, x, (size_t)cols * sizeof(float)); break;
-    case T_Q8_0: odk_quantize_q8_0(x, dst, cols); break;
-    case T_Q8_1: odk_quantize_q8_1(x, dst, cols); break;
-    case T_Q8_K: odk_quantize_q8_K(x, dst, cols); break;
+    case T_Q8_0: (scalar ? quantize_q8_0_scalar : odk_quantize_q8_0)(x, dst, cols); break;
+    case T_Q8_1: (scalar ? quantize_q8_1_scalar : odk_quantize_q8_1)(x, dst, cols); break;
+    case T_Q8_K: (scalar ? quantize_q8_K_scalar : odk_quantize_q8_K)(x, dst, cols); break;
     default: break;
     }
+}
+
+void odk_quantize_activations(int32_t t, const float *x, void *dst, int64_t cols) {
+    quantize(t, x, dst, cols, 0);
+}
+
+void odk_quantize_activations_scalar(int32_t t, const float *x, void *dst, int64_t cols) {
+    quantize(t, x, dst, cols, 1);
 }
 
 // CPU feature check, done once. Relaxed atomics: every thread computes the same answer.
@@ -169,22 +198,25 @@ void odk_matmul_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes,
                      float *out, int64_t out_stride) {
     odk_dot_fn fn = best_kernel(t);
     if (!fn) return;
+    odk_dot4_fn fn4 = odk_has_avx2() ? odk_avx2_kernel4(t) : NULL;
     const char *wp = w;
     const char *ap = act;
-    if (n_tokens == 1) {
-        for (int64_t r = row_begin; r < row_end; r++) out[r] = fn(cols, wp + r * w_row_bytes, ap);
-        return;
+    // About 16 KiB of weight rows per block stays in L1 while every token passes over it; a
+    // multiple of 4 rows so blocks split into whole four-row groups like the matvec path does.
+    int64_t block = row_end - row_begin;  // one pass for a single token
+    if (n_tokens > 1) {
+        block = (int64_t)(16384 / (w_row_bytes ? w_row_bytes : 1));
+        block = block < 4 ? 4 : block > 64 ? 64 : block & ~(int64_t)3;
     }
-    // About 16 KiB of weight rows per block stays in L1 while every token passes over it.
-    int64_t block = (int64_t)(16384 / (w_row_bytes ? w_row_bytes : 1));
-    if (block < 1) block = 1;
-    if (block > 64) block = 64;
     for (int64_t rb = row_begin; rb < row_end; rb += block) {
         int64_t re = rb + block < row_end ? rb + block : row_end;
         for (int64_t tk = 0; tk < n_tokens; tk++) {
             const void *a = ap + tk * act_row_bytes;
             float *o = out + tk * out_stride;
-            for (int64_t r = rb; r < re; r++) o[r] = fn(cols, wp + r * w_row_bytes, a);
+            int64_t r = rb;
+            if (fn4)
+                for (; r + 4 <= re; r += 4) fn4(cols, wp + r * w_row_bytes, w_row_bytes, a, o + r);
+            for (; r < re; r++) o[r] = fn(cols, wp + r * w_row_bytes, a);
         }
     }
 }

@@ -8,6 +8,7 @@ static AVX2_FN float dot_f32(int64_t n, const void *w, const void *a) {
     __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
     int64_t i = 0;
     for (; i + 32 <= n; i += 32) {
+        prefetch_block(x + i, 128);
         s0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i), s0);
         s1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8), s1);
         s2 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 16), _mm256_loadu_ps(y + i + 16), s2);
@@ -26,6 +27,7 @@ static AVX2_FN float dot_f16(int64_t n, const void *w, const void *a) {
     int64_t i = 0;
 #define LOADH(p) _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(p)))
     for (; i + 32 <= n; i += 32) {
+        prefetch_block(x + i, 64);
         s0 = _mm256_fmadd_ps(LOADH(x + i), _mm256_loadu_ps(y + i), s0);
         s1 = _mm256_fmadd_ps(LOADH(x + i + 8), _mm256_loadu_ps(y + i + 8), s1);
         s2 = _mm256_fmadd_ps(LOADH(x + i + 16), _mm256_loadu_ps(y + i + 16), s2);
@@ -46,6 +48,7 @@ static AVX2_FN float dot_bf16(int64_t n, const void *w, const void *a) {
     _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(p))), 16))
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
+        prefetch_block(x + i, 32);
         s0 = _mm256_fmadd_ps(LOADB(x + i), _mm256_loadu_ps(y + i), s0);
         s1 = _mm256_fmadd_ps(LOADB(x + i + 8), _mm256_loadu_ps(y + i + 8), s1);
     }
@@ -56,83 +59,60 @@ static AVX2_FN float dot_bf16(int64_t n, const void *w, const void *a) {
     return s;
 }
 
-static AVX2_FN float dot_q4_0(int64_t n, const void *w, const void *a) {
-    const blk_q4_0 *x = w;
-    const blk_q8_0 *y = a;
-    __m256 acc = _mm256_setzero_ps();
-    const __m256i eight = _mm256_set1_epi8(8);
-    for (int64_t i = 0; i < n / QK; i++) {
-        __m256i q = _mm256_sub_epi8(unpack_nibbles16(x[i].qs), eight);
-        __m256i p = dot_i8_i8(q, _mm256_loadu_si256((const __m256i *)y[i].qs));
-        __m256 d = _mm256_set1_ps(half_to_float(x[i].d) * half_to_float(y[i].d));
-        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(p), acc);
-    }
-    return hsum_ps(acc);
-}
+#include "blocks32_avx2.h"
 
-static AVX2_FN float dot_q4_1(int64_t n, const void *w, const void *a) {
-    const blk_q4_1 *x = w;
-    const blk_q8_1 *y = a;
-    __m256 acc = _mm256_setzero_ps();
-    float mins = 0;
-    for (int64_t i = 0; i < n / QK; i++) {
-        __m256i q = unpack_nibbles16(x[i].qs);
-        __m256i p = dot_u8_i8(q, _mm256_loadu_si256((const __m256i *)y[i].qs));
-        __m256 d = _mm256_set1_ps(half_to_float(x[i].d) * half_to_float(y[i].d));
-        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(p), acc);
-        mins += half_to_float(x[i].m) * half_to_float(y[i].s);
+// Formats with one scale per block: sum of d_w * d_a * products, two blocks per iteration into
+// two accumulators so the FMA latency does not serialize the loop.
+#define DOT_SYMMETRIC(name, wblk, ablk, prod)                                                   \
+    static AVX2_FN float name(int64_t n, const void *w, const void *a) {                        \
+        const wblk *x = w;                                                                      \
+        const ablk *y = a;                                                                      \
+        int64_t nb = n / QK, i = 0;                                                             \
+        __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();                          \
+        for (; i + 2 <= nb; i += 2) {                                                           \
+            acc0 = _mm256_fmadd_ps(half_product(x[i].d, y[i].d),                                \
+                                   _mm256_cvtepi32_ps(prod(&x[i], &y[i])), acc0);               \
+            acc1 = _mm256_fmadd_ps(half_product(x[i + 1].d, y[i + 1].d),                        \
+                                   _mm256_cvtepi32_ps(prod(&x[i + 1], &y[i + 1])), acc1);       \
+        }                                                                                       \
+        if (i < nb)                                                                             \
+            acc0 = _mm256_fmadd_ps(half_product(x[i].d, y[i].d),                               \
+                                   _mm256_cvtepi32_ps(prod(&x[i], &y[i])), acc0);               \
+        return hsum_ps(_mm256_add_ps(acc0, acc1));                                              \
     }
-    return hsum_ps(acc) + mins;
-}
 
-static AVX2_FN float dot_q5_0(int64_t n, const void *w, const void *a) {
-    const blk_q5_0 *x = w;
-    const blk_q8_0 *y = a;
-    __m256 acc = _mm256_setzero_ps();
-    const __m256i sixteen = _mm256_set1_epi8(16);
-    for (int64_t i = 0; i < n / QK; i++) {
-        uint32_t qh;
-        memcpy(&qh, x[i].qh, 4);
-        __m256i hi = _mm256_and_si256(expand_bits(qh), sixteen);
-        __m256i q = _mm256_sub_epi8(_mm256_or_si256(unpack_nibbles16(x[i].qs), hi), sixteen);
-        __m256i p = dot_i8_i8(q, _mm256_loadu_si256((const __m256i *)y[i].qs));
-        __m256 d = _mm256_set1_ps(half_to_float(x[i].d) * half_to_float(y[i].d));
-        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(p), acc);
+// Formats with a min: d_w * d_a * products + m_w * s_a. (d, m) and (d, s) are adjacent halves,
+// converted together; lane 1 of `mins` accumulates m_w * s_a.
+#define DOT_WITH_MIN(name, wblk, prod)                                                          \
+    static AVX2_FN float name(int64_t n, const void *w, const void *a) {                        \
+        const wblk *x = w;                                                                      \
+        const blk_q8_1 *y = a;                                                                  \
+        int64_t nb = n / QK, i = 0;                                                             \
+        __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();                          \
+        __m128 mins = _mm_setzero_ps();                                                         \
+        for (; i + 2 <= nb; i += 2) {                                                           \
+            __m128 s0 = _mm_mul_ps(half_pair(&x[i].d), half_pair(&y[i].d));                     \
+            __m128 s1 = _mm_mul_ps(half_pair(&x[i + 1].d), half_pair(&y[i + 1].d));             \
+            acc0 = _mm256_fmadd_ps(_mm256_broadcastss_ps(s0),                                   \
+                                   _mm256_cvtepi32_ps(prod(&x[i], &y[i])), acc0);               \
+            acc1 = _mm256_fmadd_ps(_mm256_broadcastss_ps(s1),                                   \
+                                   _mm256_cvtepi32_ps(prod(&x[i + 1], &y[i + 1])), acc1);       \
+            mins = _mm_add_ps(mins, _mm_add_ps(s0, s1));                                        \
+        }                                                                                       \
+        if (i < nb) {                                                                           \
+            __m128 s0 = _mm_mul_ps(half_pair(&x[i].d), half_pair(&y[i].d));                     \
+            acc0 = _mm256_fmadd_ps(_mm256_broadcastss_ps(s0),                                   \
+                                   _mm256_cvtepi32_ps(prod(&x[i], &y[i])), acc0);               \
+            mins = _mm_add_ps(mins, s0);                                                        \
+        }                                                                                       \
+        return hsum_ps(_mm256_add_ps(acc0, acc1)) + _mm_cvtss_f32(_mm_movehdup_ps(mins));       \
     }
-    return hsum_ps(acc);
-}
 
-static AVX2_FN float dot_q5_1(int64_t n, const void *w, const void *a) {
-    const blk_q5_1 *x = w;
-    const blk_q8_1 *y = a;
-    __m256 acc = _mm256_setzero_ps();
-    float mins = 0;
-    const __m256i sixteen = _mm256_set1_epi8(16);
-    for (int64_t i = 0; i < n / QK; i++) {
-        uint32_t qh;
-        memcpy(&qh, x[i].qh, 4);
-        __m256i hi = _mm256_and_si256(expand_bits(qh), sixteen);
-        __m256i q = _mm256_or_si256(unpack_nibbles16(x[i].qs), hi);
-        __m256i p = dot_u8_i8(q, _mm256_loadu_si256((const __m256i *)y[i].qs));
-        __m256 d = _mm256_set1_ps(half_to_float(x[i].d) * half_to_float(y[i].d));
-        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(p), acc);
-        mins += half_to_float(x[i].m) * half_to_float(y[i].s);
-    }
-    return hsum_ps(acc) + mins;
-}
-
-static AVX2_FN float dot_q8_0(int64_t n, const void *w, const void *a) {
-    const blk_q8_0 *x = w;
-    const blk_q8_0 *y = a;
-    __m256 acc = _mm256_setzero_ps();
-    for (int64_t i = 0; i < n / QK; i++) {
-        __m256i p = dot_i8_i8(_mm256_loadu_si256((const __m256i *)x[i].qs),
-                              _mm256_loadu_si256((const __m256i *)y[i].qs));
-        __m256 d = _mm256_set1_ps(half_to_float(x[i].d) * half_to_float(y[i].d));
-        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(p), acc);
-    }
-    return hsum_ps(acc);
-}
+DOT_SYMMETRIC(dot_q4_0, blk_q4_0, blk_q8_0, prod_q4_0)
+DOT_SYMMETRIC(dot_q5_0, blk_q5_0, blk_q8_0, prod_q5_0)
+DOT_SYMMETRIC(dot_q8_0, blk_q8_0, blk_q8_0, prod_q8_0)
+DOT_WITH_MIN(dot_q4_1, blk_q4_1, prod_q4_1)
+DOT_WITH_MIN(dot_q5_1, blk_q5_1, prod_q5_1)
 
 odk_dot_fn odk_avx2_kernel_kquant(int32_t t);
 
@@ -153,3 +133,4 @@ odk_dot_fn odk_avx2_kernel(int32_t t) {
 #else
 odk_dot_fn odk_avx2_kernel(int32_t t) { (void)t; return NULL; }
 #endif
+

@@ -41,10 +41,36 @@ void odk_gelu(const float *x, float *out, int64_t n) {
     }
 }
 
+void odk_gelu_f16_rounded(const float *x, float *out, int64_t n) {
+    // ggml's CPU GELU (GGML_GELU_FP16, on by default): saturate outside [-10, 10], otherwise
+    // evaluate at the input rounded to f16 and round the result to f16 (its table lookup).
+    for (int64_t i = 0; i < n; i++) {
+        float v = x[i];
+        if (v <= -10.0f) {
+            out[i] = 0.0f;
+        } else if (v >= 10.0f) {
+            out[i] = v;
+        } else {
+            float h = odk_fp16_to_fp32(odk_fp32_to_fp16(v));
+            float g;
+            odk_gelu(&h, &g, 1);
+            out[i] = odk_fp16_to_fp32(odk_fp32_to_fp16(g));
+        }
+    }
+}
+
 void odk_add(const float *a, const float *b, float *out, int64_t n) {
     for (int64_t i = 0; i < n; i++) out[i] = a[i] + b[i];
 }
 
 void odk_mul(const float *a, const float *b, float *out, int64_t n) {
     for (int64_t i = 0; i < n; i++) out[i] = a[i] * b[i];
+}
+
+void odk_add_scaled(const float *x, float s, float *out, int64_t n) {
+    for (int64_t i = 0; i < n; i++) out[i] += s * x[i];
+}
+
+void odk_scale(float *x, float s, int64_t n) {
+    for (int64_t i = 0; i < n; i++) x[i] *= s;
 }

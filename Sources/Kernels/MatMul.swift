@@ -18,9 +18,13 @@ package final class MatMul {
     private var scratch: UnsafeMutableRawPointer?
     private var scratchBytes = 0
 
-    /// Weight bytes a thread must get before the rows are split: below it, dispatch costs more
-    /// than it saves. Tests lower it to exercise the split on small matrices.
-    package var minBytesPerThread = 32 * 1024
+    /// Weight bytes each parallel task must get: below it, dispatch costs more than it saves.
+    /// Tests lower it to exercise the split on small matrices.
+    package var minBytesPerTask = 64 * 1024
+
+    /// Tasks per thread. `concurrentPerform` hands tasks out as threads become free, so with a
+    /// few per thread a worker that starts late (a busy neighbour core) costs little.
+    private static let tasksPerThread = 4
 
     package init(threads: Int) {
         precondition(threads >= 1, "threads must be at least 1")
@@ -31,7 +35,9 @@ package final class MatMul {
 
     /// out[t*rows + r] = dot(W row r, x[t*cols ..< (t+1)*cols]) for t in 0..<n.
     ///
-    /// `w` has shape [cols, rows] (ggml order); `x` is (n, cols) f32 row-major; `out` is (n, rows).
+    /// `w` has shape [cols, rows] (ggml order); `x` is (n, cols) f32 row-major; `out` is (n, rows)
+    /// and must not overlap `x`. Shapes are checked with preconditions (programmer errors: the
+    /// model layer validates tensors at load).
     package func linear(_ w: TensorView, _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, n: Int) {
         let type = w.type
         let cols = w.rowLength, rows = w.rowCount
@@ -55,8 +61,8 @@ package final class MatMul {
             act = UnsafeRawPointer(buffer)
         }
 
-        let parts = min(threads, max(1, rows * wRowBytes / max(1, minBytesPerThread)), rows)
-        if parts == 1 {
+        let parts = threads == 1 ? 1 : min(threads * Self.tasksPerThread, rows * wRowBytes / max(1, minBytesPerTask), rows / 4)
+        if parts <= 1 {
             odk_matmul_rows(typeID, Int64(cols), w.data, wRowBytes, 0, Int64(rows),
                             act, actRowBytes, Int64(n), out, Int64(rows))
             return
@@ -65,7 +71,9 @@ package final class MatMul {
         nonisolated(unsafe) let actData = act
         nonisolated(unsafe) let outData = out
         DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let begin = rows * part / parts, end = rows * (part + 1) / parts
+            // Boundaries on multiples of 4 keep the four-row kernels on whole groups.
+            let begin = (rows * part / parts) & ~3
+            let end = part == parts - 1 ? rows : (rows * (part + 1) / parts) & ~3
             odk_matmul_rows(typeID, Int64(cols), wData, wRowBytes, Int64(begin), Int64(end),
                             actData, actRowBytes, Int64(n), outData, Int64(rows))
         }

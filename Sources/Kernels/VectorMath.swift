@@ -22,6 +22,13 @@ package enum VectorMath {
         odk_gelu(x, out, Int64(count))
     }
 
+    /// GELU exactly as llama.cpp's CPU backend evaluates it (ggml `GGML_GELU_FP16`): 0 below -10,
+    /// x above 10, otherwise the tanh form at x rounded to f16, with the result rounded to f16.
+    /// Use it where outputs should track llama.cpp token for token.
+    package static func geluLikeGGML(_ x: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, count: Int) {
+        odk_gelu_f16_rounded(x, out, Int64(count))
+    }
+
     /// out = a + b.
     package static func add(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, count: Int) {
         odk_add(a, b, out, Int64(count))
@@ -30,5 +37,15 @@ package enum VectorMath {
     /// out = a · b.
     package static func mul(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, count: Int) {
         odk_mul(a, b, out, Int64(count))
+    }
+
+    /// out += s · x (e.g. attention's weighted sum of value rows).
+    package static func addScaled(_ x: UnsafePointer<Float>, _ s: Float, into out: UnsafeMutablePointer<Float>, count: Int) {
+        odk_add_scaled(x, s, out, Int64(count))
+    }
+
+    /// x *= s, in place.
+    package static func scale(inPlace x: UnsafeMutablePointer<Float>, by s: Float, count: Int) {
+        odk_scale(x, s, Int64(count))
     }
 }

@@ -1,3 +1,4 @@
+import CKernels
 import Kernels
 import Tensor
 import Testing
@@ -52,5 +53,25 @@ func `quantized activations round trip within half a step`(weight: GGMLType) {
     let x = [Float](repeating: 0, count: 256)
     for weight in [GGMLType.q8_0, .q4_1, .q4_K] {
         #expect(quantizedActivations(weight, x).allSatisfy { $0 == 0 }, "\(weight)")
+    }
+}
+
+@Test(arguments: [GGMLType.q8_0, .q4_1, .q4_K])
+func `SIMD activation quantization is bit-identical to the scalar code`(weight: GGMLType) {
+    var rng = TestRandom(seed: 502 + UInt64(weight.rawValue))
+    let cols = 1024
+    for trial in 0..<20 {
+        var x = rng.activations(cols)
+        if trial == 1 { x = x.map { ($0 * 8).rounded() / 8 } }  // many ties at x * 127/amax
+        if trial == 2 { x[5] = 3; x[300] = -3 }                  // equal magnitudes of both signs
+        if trial == 3 { for i in 0..<256 { x[i] = 0 } }           // an all-zero block
+        let simd = quantizedActivations(weight, x)
+        var scalar = [UInt8](repeating: 0, count: simd.count)
+        x.withUnsafeBufferPointer { xp in
+            scalar.withUnsafeMutableBytes {
+                odk_quantize_activations_scalar(Int32(weight.rawValue), xp.baseAddress!, $0.baseAddress!, Int64(cols))
+            }
+        }
+        #expect(simd == scalar, "\(weight) trial \(trial)")
     }
 }

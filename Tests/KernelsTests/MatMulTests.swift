@@ -37,7 +37,7 @@ func `linear matches the reference for one and five tokens on 1, 2 and 3 threads
         let (ref, scale) = referenceLinear(w, x, n: n)
         for threads in [1, 2, 3] {
             let mm = MatMul(threads: threads)
-            mm.minBytesPerThread = 1  // split even these small rows across threads
+            mm.minBytesPerTask = 1  // split even these small rows across threads
             let out = run(mm, w, x, n: n)
             for i in 0..<(n * rows) {
                 #expect(normalizedError(Double(out[i]), ref[i], scale: scale[i]) < referenceTolerance(type),
@@ -56,7 +56,7 @@ func `a prompt batch equals one matrix-vector product per token bit for bit`(typ
     let n = 7
     let x = rng.activations(n * cols)
     let mm = MatMul(threads: 2)
-    mm.minBytesPerThread = 1
+    mm.minBytesPerTask = 1
     let batch = run(mm, w, x, n: n)
     for t in 0..<n {
         let single = run(mm, w, Array(x[(t * cols)..<((t + 1) * cols)]), n: 1)

@@ -46,12 +46,51 @@ private func apply(_ x: [Float], _ f: (UnsafePointer<Float>, UnsafeMutablePointe
     #expect(abs(gelu[4] - 0.841192) < 1e-5)  // tanh-approximate GELU(1), not the erf form (0.841345)
 }
 
+@Test func `ggml-style GELU rounds through f16 and saturates beyond 10`() {
+    let x: [Float] = [-12, -10, -1.2345678, 0, 0.3333333, 1, 9.99, 10, 15.5]
+    let out = apply(x) { VectorMath.geluLikeGGML($0, out: $1, count: $2) }
+    for i in 0..<x.count {
+        let expected: Float
+        if x[i] <= -10 { expected = 0 } else if x[i] >= 10 { expected = x[i] } else {
+            let v = Double(Float(Float16(x[i])))
+            let g = 0.5 * v * (1 + tanh((2 / Double.pi).squareRoot() * (v + 0.044715 * v * v * v)))
+            expected = Float(Float16(Float(g)))
+        }
+        #expect(out[i] == expected, "x = \(x[i]): \(out[i]) vs \(expected)")
+    }
+    #expect(out[5] == 0.84130859375)  // GELU(1) = 0.841192 rounded to the f16 grid
+}
+
 @Test func `add and mul are elementwise`() {
     let a: [Float] = [1, -2, 3.5, 0], b: [Float] = [4, 5, -6, 7]
     let sum = a.withUnsafeBufferPointer { ap in apply(b) { VectorMath.add(ap.baseAddress!, $0, out: $1, count: $2) } }
     let product = a.withUnsafeBufferPointer { ap in apply(b) { VectorMath.mul(ap.baseAddress!, $0, out: $1, count: $2) } }
     #expect(sum == [5, 3, -2.5, 7])
     #expect(product == [4, -10, -21, 0])
+}
+
+@Test func `addScaled accumulates and scale multiplies in place`() {
+    let x: [Float] = [1, -2, 0.5]
+    var acc: [Float] = [10, 10, 10]
+    x.withUnsafeBufferPointer { xp in acc.withUnsafeMutableBufferPointer { VectorMath.addScaled(xp.baseAddress!, 2, into: $0.baseAddress!, count: 3) } }
+    #expect(acc == [12, 6, 11])
+    acc.withUnsafeMutableBufferPointer { VectorMath.scale(inPlace: $0.baseAddress!, by: 0.5, count: 3) }
+    #expect(acc == [6, 3, 5.5])
+}
+
+@Test func `f32 and f16 dot products serve attention scores`() {
+    // VecDot with F32/F16 "weights" is a plain dot against f32 activations (KV-cache rows).
+    var rng = TestRandom(seed: 602)
+    let k = rng.activations(64), q = rng.activations(64)
+    let exact = zip(k, q).reduce(0.0) { $0 + Double($1.0) * Double($1.1) }
+    let k16 = k.map { Float16($0) }
+    let exact16 = zip(k16, q).reduce(0.0) { $0 + Double(Float($1.0)) * Double($1.1) }
+    k.withUnsafeBytes { kp in q.withUnsafeBytes { qp in
+        #expect(abs(Double(VecDot.dot(.f32, kp.baseAddress!, qp.baseAddress!, count: 64)) - exact) < 1e-4)
+    } }
+    k16.withUnsafeBytes { kp in q.withUnsafeBytes { qp in
+        #expect(abs(Double(VecDot.dot(.f16, kp.baseAddress!, qp.baseAddress!, count: 64)) - exact16) < 1e-4)
+    } }
 }
 
 @Test func `half conversion round trips every half and rounds floats to nearest even`() {

@@ -26,6 +26,8 @@ size_t odk_activation_row_bytes(int32_t weight_type, int64_t cols);
 
 /// Quantizes `cols` floats into the activation format of `weight_type` (a copy for f32).
 void odk_quantize_activations(int32_t weight_type, const float *x, void *dst, int64_t cols);
+/// The same with the portable scalar code (bit-identical results; for tests).
+void odk_quantize_activations_scalar(int32_t weight_type, const float *x, void *dst, int64_t cols);
 
 /// Activation quantizers (`k` a multiple of 32, or 256 for Q8_K). Round to nearest even,
 /// d = amax / 127 (Q8_K: d = max / -127 with the signed extreme, as ggml does).
@@ -60,9 +62,15 @@ void odk_softmax(float *x, int64_t n);
 void odk_silu(const float *x, float *out, int64_t n);
 /// out = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). out may alias x.
 void odk_gelu(const float *x, float *out, int64_t n);
+/// GELU as llama.cpp's CPU backend computes it: 0 below -10, x above 10, otherwise the tanh
+/// form at x rounded to f16, rounded to f16. out may alias x.
+void odk_gelu_f16_rounded(const float *x, float *out, int64_t n);
 /// out = a + b, out = a * b elementwise. out may alias a or b.
 void odk_add(const float *a, const float *b, float *out, int64_t n);
 void odk_mul(const float *a, const float *b, float *out, int64_t n);
+/// out += s * x (attention's weighted sum of values); x *= s.
+void odk_add_scaled(const float *x, float s, float *out, int64_t n);
+void odk_scale(float *x, float s, int64_t n);
 
 #ifdef __cplusplus
 }
