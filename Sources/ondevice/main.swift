@@ -11,6 +11,9 @@ let usage = """
       tokenize --model M [--json] TEXT
       chat     --model M [--system TEXT]
       bench    --model M [--threads N] [--json]
+      summarize [--model M] [--style paragraph|bullets] [--json] FILE|-
+      translate [--model M] --to LANGUAGE [--from LANGUAGE] [--json] FILE|-
+      proofread [--model M] [--json] FILE|-
       help
 
     M is a catalog id (see catalog/models.lock) or a path to a GGUF file.
@@ -28,6 +31,7 @@ func runCommand(_ args: [String]) async throws {
     case "tokenize": try await TokenizeCommand.run(rest)
     case "chat": try await ChatCommand.run(rest)
     case "bench": try await BenchCommand.run(rest)
+    case "summarize", "translate", "proofread": try await TextOpCommand.run(command, rest)
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }

@@ -1,0 +1,50 @@
+import Engine
+import Tokenizers
+
+extension OnDevice {
+    /// Generates a continuation of `prompt`. Chat models answer it as a user turn; `raw`
+    /// feeds it to the model as is.
+    public func generate(_ prompt: String, options: TextOptions = TextOptions(), raw: Bool = false) async throws -> TextResult {
+        try await collect(generateStream(prompt, options: options, raw: raw))
+    }
+
+    /// Streaming `generate`: partial text as it is decoded, then the final result.
+    public func generateStream(_ prompt: String, options: TextOptions = TextOptions(), raw: Bool = false)
+        -> AsyncThrowingStream<TextEvent, Error> {
+        textStream { session, context in
+            let runner = TextRunner(session: session, context: context, options: options)
+            let model = session.model
+            let ids: [Int32]
+            if !raw, let template = try? model.chatTemplate() {
+                let text = try template.render(messages: [ChatMessage(role: .user, content: prompt)], addGenerationPrompt: true)
+                ids = model.tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+            } else {
+                ids = model.tokenizer.encode(prompt, addBOS: nil, parseSpecial: false)
+            }
+            var metrics = TextMetrics()
+            let r = try runner.generate(ids, stream: true)
+            metrics.add(r.metrics, first: true)
+            return TextResult(text: r.text, metrics: metrics)
+        }
+    }
+
+    /// Answers the last message of a conversation (system prompt first, if any).
+    public func chat(_ messages: [Message], options: TextOptions = TextOptions()) async throws -> TextResult {
+        try await collect(chatStream(messages, options: options))
+    }
+
+    /// Streaming `chat`.
+    public func chatStream(_ messages: [Message], options: TextOptions = TextOptions()) -> AsyncThrowingStream<TextEvent, Error> {
+        let reference = configuration.textModel
+        return textStream { session, context in
+            guard let template = try? session.model.chatTemplate() else { throw OnDeviceError.noChatTemplate(model: reference) }
+            guard !messages.isEmpty else { throw OnDeviceError.invalidArgument("chat needs at least one message") }
+            let text = try template.render(messages: messages.map(\.chatMessage), addGenerationPrompt: true)
+            let ids = session.model.tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+            var metrics = TextMetrics()
+            let r = try TextRunner(session: session, context: context, options: options).generate(ids, stream: true)
+            metrics.add(r.metrics, first: true)
+            return TextResult(text: r.text, metrics: metrics)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Engine
+import ModelStore
+
+/// Why an OnDevice operation failed. Each case says what and where, in words an app can show.
+public enum OnDeviceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The model is neither installed nor downloadable (unknown id, no network source, ...).
+    case modelUnavailable(model: String, reason: String)
+    /// The model file could not be loaded (corrupt, unsupported architecture or tensor type).
+    case modelLoadFailed(model: String, reason: String)
+    /// The input does not fit in the model's context and the op was asked not to shorten it.
+    case inputTooLong(tokens: Int, limit: Int)
+    /// The model has no chat template, so chat-style ops cannot format their prompt.
+    case noChatTemplate(model: String)
+    /// The caller cancelled the operation.
+    case cancelled
+    /// An invalid argument (empty text, bad option value), named.
+    case invalidArgument(String)
+    /// Any other engine failure, described.
+    case engine(String)
+
+    public var description: String {
+        switch self {
+        case let .modelUnavailable(model, reason): "model '\(model)' is unavailable: \(reason)"
+        case let .modelLoadFailed(model, reason): "model '\(model)' failed to load: \(reason)"
+        case let .inputTooLong(tokens, limit): "input too long: \(tokens) tokens, the limit is \(limit)"
+        case .noChatTemplate(let model): "model '\(model)' has no chat template"
+        case .cancelled: "cancelled"
+        case .invalidArgument(let what): "invalid argument: \(what)"
+        case .engine(let what): what
+        }
+    }
+
+    init(_ error: EngineError) {
+        switch error {
+        case let .contextOverflow(tokens, contextLength): self = .inputTooLong(tokens: tokens, limit: contextLength)
+        case .cancelled: self = .cancelled
+        case .emptyPrompt: self = .invalidArgument("the prompt is empty")
+        default: self = .engine(error.description)
+        }
+    }
+}

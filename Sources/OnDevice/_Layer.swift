@@ -1,1 +1,0 @@
-// OnDevice layer; see Package.swift for its place in the graph.
