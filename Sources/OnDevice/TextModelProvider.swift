@@ -70,3 +70,18 @@ final class LentSession: @unchecked Sendable {
     let session: Session
     init(_ session: Session) { self.session = session }
 }
+
+extension TextModelProvider {
+    /// Sessions waiting for reuse (tests check that cancelled ops give theirs back).
+    func idleSessionCount() -> Int { idle.values.reduce(0) { $0 + $1.count } }
+
+    /// Tokens held by the idle sessions' caches.
+    func idleCachedTokens() -> [Int] { idle.values.flatMap { $0.map(\.tokens.count) } }
+}
+
+extension OnDevice {
+    /// Sessions waiting in the pool, for tests and diagnostics.
+    package func idleSessionCount() async -> Int { await provider.idleSessionCount() }
+    /// Tokens cached by each idle session, for tests and diagnostics.
+    package func idleCachedTokens() async -> [Int] { await provider.idleCachedTokens() }
+}

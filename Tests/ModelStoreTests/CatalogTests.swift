@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+import ModelStore
 
 struct CatalogTests {
     static let lockPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+import ModelStore
 import TestSupport
 
 /// Pulls in other processes: this test binary re-runs itself with a filter that selects the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+import ModelStore
 import TestSupport
 
 /// Pulls against a loopback server that misbehaves on purpose.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+import ModelStore
 import TestSupport
 
 /// A real full disk: a 256 KiB tmpfs mounted as the store root (needs root; skipped otherwise).

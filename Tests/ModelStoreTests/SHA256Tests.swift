@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ModelStore
+import ModelStore
 
 struct SHA256Tests {
     @Test func `matches the FIPS 180-4 and NIST example vectors`() {

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import ModelStore
+import ModelStore
 import TestSupport
 
 /// Records retry delays instead of sleeping, so backoff tests run instantly.
