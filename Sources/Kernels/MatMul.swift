@@ -6,15 +6,18 @@ import Tensor
 /// steady state allocates nothing; not for sharing between concurrent sessions.
 ///
 /// Activations are quantized once per call (see `ActivationQuantizer`); weight rows are split
-/// into one contiguous range per thread, and each range is a single C call that walks its rows
-/// in small blocks against every token, so prefill reads each weight row once, not once per token.
+/// into a few contiguous ranges per thread, and each range is a single C call. One token runs
+/// the four-row matrix-vector kernels; a prompt batch walks each range in row tiles against
+/// every token (the quantized formats through an integer GEMM on decoded tiles), so prefill
+/// reads each weight row once, not once per token.
 package final class MatMul {
     /// Worker count for the row split (1 runs inline on the caller's thread).
     package var threads: Int {
         didSet { precondition(threads >= 1, "threads must be at least 1") }
     }
 
-    /// Quantized activations, (n, actRowBytes) bytes; grows on demand, never shrinks.
+    /// Quantized activations (n, actRowBytes), then the GEMM panel (n, panelRowBytes) and one
+    /// decoded weight tile per task; grows on demand, never shrinks.
     private var scratch: UnsafeMutableRawPointer?
     private var scratchBytes = 0
 
