@@ -70,6 +70,7 @@ static AVX2_FN float dot_bf16(int64_t n, const void *w, const void *a) {
         int64_t nb = n / QK, i = 0;                                                             \
         __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();                          \
         for (; i + 2 <= nb; i += 2) {                                                           \
+            prefetch_block(&x[i], 2 * (int)sizeof(x[i]));                                       \
             acc0 = _mm256_fmadd_ps(half_product(x[i].d, y[i].d),                                \
                                    _mm256_cvtepi32_ps(prod(&x[i], &y[i])), acc0);               \
             acc1 = _mm256_fmadd_ps(half_product(x[i + 1].d, y[i + 1].d),                        \

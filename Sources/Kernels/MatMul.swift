@@ -6,21 +6,28 @@ import Tensor
 /// steady state allocates nothing; not for sharing between concurrent sessions.
 ///
 /// Activations are quantized once per call (see `ActivationQuantizer`); weight rows are split
-/// into one contiguous range per thread, and each range is a single C call that walks its rows
-/// in small blocks against every token, so prefill reads each weight row once, not once per token.
+/// into a few contiguous ranges per thread, and each range is a single C call. One token runs
+/// the four-row matrix-vector kernels; a prompt batch walks each range in row tiles against
+/// every token (the quantized formats through an integer GEMM on decoded tiles), so prefill
+/// reads each weight row once, not once per token.
 package final class MatMul {
     /// Worker count for the row split (1 runs inline on the caller's thread).
     package var threads: Int {
         didSet { precondition(threads >= 1, "threads must be at least 1") }
     }
 
-    /// Quantized activations, (n, actRowBytes) bytes; grows on demand, never shrinks.
+    /// Quantized activations (n, actRowBytes), then the GEMM panel (n, panelRowBytes) and one
+    /// decoded weight tile per task; grows on demand, never shrinks.
     private var scratch: UnsafeMutableRawPointer?
     private var scratchBytes = 0
 
     /// Weight bytes each parallel task must get: below it, dispatch costs more than it saves.
     /// Tests lower it to exercise the split on small matrices.
     package var minBytesPerTask = 64 * 1024
+
+    /// Prompt batches at least this long take the GEMM path (decode each weight tile once, then
+    /// a 2-row x 4-token integer microkernel); shorter ones reuse the matrix-vector kernels.
+    package static let gemmMinTokens = 4
 
     /// Tasks per thread. `concurrentPerform` hands tasks out as threads become free, so with a
     /// few per thread a worker that starts late (a busy neighbour core) costs little.
@@ -52,33 +59,55 @@ package final class MatMul {
 
         let typeID = Int32(bitPattern: type.rawValue)
         let actRowBytes = ActivationQuantizer.rowBytes(for: type, cols: cols)
+        let useGEMM = n >= Self.gemmMinTokens && odk_has_avx2() != 0 && odk_gemm_supports(typeID) != 0
+        // Work grows with n, so prompt batches split into more tasks than single tokens.
+        let parts = threads == 1 ? 1 : min(threads * Self.tasksPerThread, rows * wRowBytes * n / max(1, minBytesPerTask), rows / 4)
+
+        // Scratch regions, each 64-byte aligned: quantized activations (n, actRowBytes), the GEMM
+        // panel (n, panelRowBytes), then one decoded weight tile per task.
+        let panelRowBytes = useGEMM ? odk_gemm_panel_row_bytes(Int64(cols)) : 0
+        let tileBytes = useGEMM ? odk_gemm_scratch_bytes(Int64(cols)) : 0
+        let actBytes = actFormat == .f32 ? 0 : Self.aligned(actRowBytes * n)
+        let panelBytes = Self.aligned(panelRowBytes * n)
+        let buffer = scratch(bytes: actBytes + panelBytes + max(1, parts) * tileBytes)
+
         let act: UnsafeRawPointer
         if actFormat == .f32 {
             act = UnsafeRawPointer(x)
         } else {
-            let buffer = scratch(bytes: actRowBytes * n)
             for t in 0..<n { odk_quantize_activations(typeID, x + t * cols, buffer + t * actRowBytes, Int64(cols)) }
             act = UnsafeRawPointer(buffer)
         }
+        if useGEMM { odk_gemm_prepare(typeID, Int64(cols), act, actRowBytes, Int64(n), buffer + actBytes) }
 
-        let parts = threads == 1 ? 1 : min(threads * Self.tasksPerThread, rows * wRowBytes / max(1, minBytesPerTask), rows / 4)
-        if parts <= 1 {
-            odk_matmul_rows(typeID, Int64(cols), w.data, wRowBytes, 0, Int64(rows),
-                            act, actRowBytes, Int64(n), out, Int64(rows))
-            return
-        }
         nonisolated(unsafe) let wData = w.data
         nonisolated(unsafe) let actData = act
+        nonisolated(unsafe) let panel = UnsafeRawPointer(buffer + actBytes)
+        nonisolated(unsafe) let tiles = buffer + actBytes + panelBytes
         nonisolated(unsafe) let outData = out
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            // Boundaries on multiples of 4 keep the four-row kernels on whole groups.
-            let begin = (rows * part / parts) & ~3
-            let end = part == parts - 1 ? rows : (rows * (part + 1) / parts) & ~3
-            odk_matmul_rows(typeID, Int64(cols), wData, wRowBytes, Int64(begin), Int64(end),
-                            actData, actRowBytes, Int64(n), outData, Int64(rows))
+        let run = { @Sendable (part: Int, begin: Int, end: Int) in
+            if useGEMM {
+                odk_gemm_rows(typeID, Int64(cols), wData, wRowBytes, Int64(begin), Int64(end), panel, Int64(n),
+                              outData, Int64(rows), tiles + part * tileBytes)
+            } else {
+                odk_matmul_rows(typeID, Int64(cols), wData, wRowBytes, Int64(begin), Int64(end),
+                                actData, actRowBytes, Int64(n), outData, Int64(rows))
+            }
+        }
+        if parts <= 1 {
+            run(0, 0, rows)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                // Boundaries on multiples of 4 keep the four-row kernels on whole groups.
+                let begin = (rows * part / parts) & ~3
+                let end = part == parts - 1 ? rows : (rows * (part + 1) / parts) & ~3
+                run(part, begin, end)
+            }
         }
         withExtendedLifetime(w) {}
     }
+
+    private static func aligned(_ bytes: Int) -> Int { (bytes + 63) & ~63 }
 
     private func scratch(bytes: Int) -> UnsafeMutableRawPointer {
         if let scratch, scratchBytes >= bytes { return scratch }

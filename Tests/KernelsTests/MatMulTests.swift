@@ -27,12 +27,12 @@ private func run(_ mm: MatMul, _ w: TensorView, _ x: [Float], n: Int) -> [Float]
 }
 
 @Test(arguments: KernelTypes.all)
-func `linear matches the reference for one and five tokens on 1, 2 and 3 threads`(type: GGMLType) {
+func `linear matches the reference for one, five and nine tokens on 1, 2 and 3 threads`(type: GGMLType) {
     var rng = TestRandom(seed: 200 + UInt64(type.rawValue))
     let cols = KernelTypes.cols(type, blocks: type.blockSize == 256 ? 2 : 3)
     let rows = 13  // not divisible by 2 or 3 thread chunks
     let w = RandomBlocks.tensor(type, cols: cols, rows: rows, rng: &rng)
-    for n in [1, 5] {
+    for n in [1, 5, 9] {  // 5 and 9 take the GEMM path: token quads plus remainders
         let x = rng.activations(n * cols)
         let (ref, scale) = referenceLinear(w, x, n: n)
         for threads in [1, 2, 3] {
@@ -47,11 +47,11 @@ func `linear matches the reference for one and five tokens on 1, 2 and 3 threads
     }
 }
 
-@Test(arguments: [GGMLType.q4_1, .q8_0, .q4_K, .f16])
-func `a prompt batch equals one matrix-vector product per token bit for bit`(type: GGMLType) {
+@Test(arguments: [GGMLType.q4_1, .q8_0, .q4_K, .q6_K, .q5_0, .f16])
+func `a prompt batch agrees with one matrix-vector product per token`(type: GGMLType) {
     var rng = TestRandom(seed: 300 + UInt64(type.rawValue))
     let cols = KernelTypes.cols(type, blocks: type.blockSize == 256 ? 3 : 18)
-    let rows = 150  // more than one row block of the tiled loop
+    let rows = 150  // several GEMM tiles and four-row blocks, with remainders
     let w = RandomBlocks.tensor(type, cols: cols, rows: rows, rng: &rng)
     let n = 7
     let x = rng.activations(n * cols)
@@ -59,17 +59,24 @@ func `a prompt batch equals one matrix-vector product per token bit for bit`(typ
     mm.minBytesPerTask = 1
     let batch = run(mm, w, x, n: n)
     for t in 0..<n {
-        let single = run(mm, w, Array(x[(t * cols)..<((t + 1) * cols)]), n: 1)
-        #expect(Array(batch[(t * rows)..<((t + 1) * rows)]) == single, "\(type) token \(t)")
+        let xt = Array(x[(t * cols)..<((t + 1) * cols)])
+        let single = run(mm, w, xt, n: 1)
+        let act = quantizedActivations(type, xt)
+        act.withUnsafeBytes { ap in
+            for r in 0..<rows {
+                let scale = absProductSum(type, w.row(r), ap.baseAddress!, count: cols)
+                #expect(normalizedError(Double(batch[t * rows + r]), Double(single[r]), scale: scale) < 1e-5,
+                        "\(type) token \(t) row \(r): \(batch[t * rows + r]) vs \(single[r])")
+            }
+        }
     }
 }
 
 @Test func `the scratch buffer is reused when a smaller call follows a larger one`() {
     var rng = TestRandom(seed: 400)
     let w = RandomBlocks.tensor(.q8_0, cols: 64, rows: 4, rng: &rng)
-    let mm = MatMul(threads: 1)
-    let big = rng.activations(64 * 9), small = Array(big[0..<64])
-    let first = run(mm, w, big, n: 9)
-    let again = run(mm, w, small, n: 1)
-    #expect(Array(first[0..<4]) == again)
+    let big = rng.activations(64 * 9), small = rng.activations(64)
+    let reused = MatMul(threads: 1)
+    _ = run(reused, w, big, n: 9)
+    #expect(run(reused, w, small, n: 1) == run(MatMul(threads: 1), w, small, n: 1))
 }

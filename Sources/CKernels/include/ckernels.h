@@ -50,6 +50,20 @@ void odk_matmul_rows(int32_t weight_type, int64_t cols,
                      const void *act, size_t act_row_bytes, int64_t n_tokens,
                      float *out, int64_t out_stride);
 
+/// Prefill GEMM for quantized weights (AVX2 only; check odk_gemm_supports and odk_has_avx2).
+/// Activations already quantized for the weight type are first converted into a panel
+/// (odk_gemm_prepare, n rows of odk_gemm_panel_row_bytes), then each row range is computed by
+/// odk_gemm_rows with its own scratch of odk_gemm_scratch_bytes(cols). Writes
+/// out[t * out_stride + r] for r in [row_begin, row_end), t in [0, n_tokens).
+int odk_gemm_supports(int32_t weight_type);
+size_t odk_gemm_panel_row_bytes(int64_t cols);
+size_t odk_gemm_scratch_bytes(int64_t cols);
+void odk_gemm_prepare(int32_t weight_type, int64_t cols, const void *act, size_t act_row_bytes,
+                      int64_t n_tokens, void *panel);
+void odk_gemm_rows(int32_t weight_type, int64_t cols, const void *w, size_t w_row_bytes,
+                   int64_t row_begin, int64_t row_end, const void *panel, int64_t n_tokens,
+                   float *out, int64_t out_stride, void *scratch);
+
 /// IEEE half <-> float (round to nearest even), bfloat16 -> float.
 float odk_fp16_to_fp32(uint16_t h);
 uint16_t odk_fp32_to_fp16(float f);
