@@ -83,6 +83,37 @@ static int has_avx2_fma(void) {
 }
 #endif
 
+#ifdef OD_X86
+__attribute__((target("avx2,f16c")))
+static void round_f16_avx2(float *x, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT);
+        _mm256_storeu_ps(x + i, _mm256_cvtph_ps(h));
+    }
+    for (; i < n; i++) x[i] = (float)(_Float16)x[i];
+}
+
+static int has_f16c(void) {
+    static int cached = -1;
+    if (cached < 0) {
+        __builtin_cpu_init();
+        cached = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    }
+    return cached;
+}
+#endif
+
+void od_round_to_f16(float *x, size_t n) {
+#ifdef OD_X86
+    if (has_f16c()) {
+        round_f16_avx2(x, n);
+        return;
+    }
+#endif
+    for (size_t i = 0; i < n; i++) x[i] = (float)(_Float16)x[i];
+}
+
 void od_attend_head(const float *q, const float *keys, const float *values, size_t stride,
                     size_t n_keys, size_t head_dim, float scale, float *scores, float *out) {
 #ifdef OD_X86

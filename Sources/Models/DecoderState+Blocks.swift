@@ -67,6 +67,9 @@ extension DecoderState {
     /// Stores the batch's keys and values at positions `start ..< start + n` of `layer`.
     func cacheKeysValues(layer: Int, start: Int, n: Int) {
         let kvDim = config.kvDim
+        // The cache holds f16-precision values, as llama.cpp's f16 KV cache does.
+        od_round_to_f16(k, n * kvDim)
+        od_round_to_f16(v, n * kvDim)
         keys(layer: layer, position: start).update(from: k, count: n * kvDim)
         values(layer: layer, position: start).update(from: v, count: n * kvDim)
     }
@@ -107,7 +110,7 @@ extension DecoderState {
     func gatedActivation(_ act: Activation, count: Int) {
         switch act {
         case .silu: VectorMath.silu(gate, out: gate, count: count)
-        case .gelu: VectorMath.gelu(gate, out: gate, count: count)
+        case .gelu: VectorMath.geluLikeGGML(gate, out: gate, count: count)
         }
         VectorMath.mul(gate, up, out: gate, count: count)
     }

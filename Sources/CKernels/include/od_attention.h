@@ -10,4 +10,9 @@
 void od_attend_head(const float *q, const float *keys, const float *values, size_t stride,
                     size_t n_keys, size_t head_dim, float scale, float *scores, float *out);
 
+/// Rounds n floats to the nearest half-precision value in place (F16C when available).
+/// llama.cpp keeps its KV cache in f16; rounding the cached keys and values the same way makes
+/// our logits track it closely.
+void od_round_to_f16(float *x, size_t n);
+
 #endif
