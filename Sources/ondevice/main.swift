@@ -11,10 +11,19 @@ let usage = """
       tokenize --model M [--json] TEXT
       chat     --model M [--system TEXT]
       bench    --model M [--threads N] [--json]
+      models list [--installed] [--json]
+      models pull ID | hf:OWNER/REPO[@REVISION]/FILE [--sha256 HEX] [--id ID] | URL --sha256 HEX --id ID [--json]
+      models rm ID...
+      models info ID [--verify] [--json]
+      models import PATH --id ID [--kind K] [--json]
+      models du [--json]
+      prefetch [--manifest ondevice.json] [--ops op,op] [--json]
       help
 
     M is a catalog id (see catalog/models.lock) or a path to a GGUF file.
     Common options: --threads N (kernel threads), --context N (context length).
+    Environment: ONDEVICE_HOME (model store root), HF_ENDPOINT (Hugging Face base URL for
+    downloads), HF_TOKEN (sent to that host only).
     """
 
 func runCommand(_ args: [String]) async throws {
@@ -28,6 +37,8 @@ func runCommand(_ args: [String]) async throws {
     case "tokenize": try await TokenizeCommand.run(rest)
     case "chat": try await ChatCommand.run(rest)
     case "bench": try await BenchCommand.run(rest)
+    case "models": try await ModelsCommand.run(rest)
+    case "prefetch": try await PrefetchCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }
