@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "Tokenizers", dependencies: ["Formats"]),
         .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats"]),
-        .target(name: "ModelStore"),
+        .target(name: "ModelStore", dependencies: ["CKernels"]),
         .target(name: "OnDevice", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
         .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Engine", "ModelStore", "Tokenizers"]),
         .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Engine", "ModelStore"]),

@@ -14,10 +14,19 @@ let usage = """
       summarize [--model M] [--style paragraph|bullets] [--json] FILE|-
       translate [--model M] --to LANGUAGE [--from LANGUAGE] [--json] FILE|-
       proofread [--model M] [--json] FILE|-
+      models list [--installed] [--json]
+      models pull ID | hf:OWNER/REPO[@REVISION]/FILE [--sha256 HEX] [--id ID] | URL --sha256 HEX --id ID [--json]
+      models rm ID...
+      models info ID [--verify] [--json]
+      models import PATH --id ID [--kind K] [--json]
+      models du [--json]
+      prefetch [--manifest ondevice.json] [--ops op,op] [--json]
       help
 
     M is a catalog id (see catalog/models.lock) or a path to a GGUF file.
     Common options: --threads N (kernel threads), --context N (context length).
+    Environment: ONDEVICE_HOME (model store root), HF_ENDPOINT (Hugging Face base URL for
+    downloads), HF_TOKEN (sent to that host only).
     """
 
 func runCommand(_ args: [String]) async throws {
@@ -32,6 +41,8 @@ func runCommand(_ args: [String]) async throws {
     case "chat": try await ChatCommand.run(rest)
     case "bench": try await BenchCommand.run(rest)
     case "summarize", "translate", "proofread": try await TextOpCommand.run(command, rest)
+    case "models": try await ModelsCommand.run(rest)
+    case "prefetch": try await PrefetchCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }
