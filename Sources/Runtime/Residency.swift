@@ -162,6 +162,7 @@ package actor Residency {
                 finish(request, with: .failure(error))
             case let .unload(modelId, bytes, reason):
                 models[modelId] = nil
+                ProcessMemory.returnFreedHeap()
                 if reason.isEviction {
                     statistics.evictions += 1
                     events.publish(.evicted(modelId: modelId, bytes: bytes, reason: reason))
