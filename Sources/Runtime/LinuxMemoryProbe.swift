@@ -30,7 +30,7 @@ package struct LinuxMemoryProbe: MemoryProbing {
     /// A `kB` field of /proc/meminfo, in bytes.
     package static func parseMeminfo(_ text: String, field: String) -> Int? {
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
-            let parts = line.dropFirst(field.count + 1).split(separator: " ")
+            let parts = line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let value = parts.first.flatMap({ Int($0) }), value >= 0 else { return nil }
             let unit = parts.count > 1 ? parts[1] : ""
             return unit == "kB" ? value * 1024 : value
