@@ -28,17 +28,21 @@ final class CountingMemoryProbe: MemoryProbing {
     var count: Int { calls.load(ordering: .relaxed) }
 }
 
-/// Resolves fingerprints like the store, but the first `gatedCalls` lookups wait at a gate.
+/// Resolves fingerprints like the store; a lookup after `holdNext()` waits at the returned gate.
 final class GatedResolver: BackendResolving {
-    let gate = Gate()
-    private let remaining: Mutex<Int>
-    init(gatedCalls: Int) { remaining = Mutex(gatedCalls) }
+    private let gates = Mutex<[Gate]>([])
+    private let waitingCount = Atomic<Int>(0)
+
+    /// The next lookup waits until the returned gate opens.
+    func holdNext() -> Gate {
+        let gate = Gate()
+        gates.withLock { $0.append(gate) }
+        return gate
+    }
+
     func fingerprint(modelId: String) async -> String? {
-        let wait = remaining.withLock { r in
-            defer { r = max(0, r - 1) }
-            return r > 0
-        }
-        if wait { await gate.wait() }
+        let gate = gates.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        if let gate { await gate.wait() }
         return "fingerprint-of-\(modelId)"
     }
 }
