@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// This process's memory as the kernel accounts it, from /proc/self/status (`Name:  <n> kB`
+/// lines): resident set now and at its peak, split into anonymous (heap, KV caches) and file
+/// (mapped weights) pages.
+package struct ProcessMemory: Sendable, Equatable {
+    /// VmRSS.
+    package var residentBytes: Int
+    /// VmHWM: the peak resident set since start (or since `resetPeak`).
+    package var peakResidentBytes: Int
+    /// RssAnon.
+    package var anonymousBytes: Int
+    /// RssFile.
+    package var fileBytes: Int
+
+    /// Reads /proc/self/status; nil where procfs is absent.
+    package static func current(root: String = "/") -> ProcessMemory? {
+        guard let text = CgroupLocator.readSmallFile((root == "/" ? "" : root) + "/proc/self/status") else { return nil }
+        func field(_ name: String) -> Int { LinuxMemoryProbe.parseMeminfo(text, field: name) ?? 0 }
+        return ProcessMemory(residentBytes: field("VmRSS"), peakResidentBytes: field("VmHWM"),
+                             anonymousBytes: field("RssAnon"), fileBytes: field("RssFile"))
+    }
+
+    /// Resets VmHWM to the current RSS (writes 5 to /proc/self/clear_refs), so a benchmark can
+    /// measure the peak of one phase. Returns false where the kernel does not allow it.
+    @discardableResult
+    package static func resetPeak() -> Bool {
+        let fd = open("/proc/self/clear_refs", O_WRONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return write(fd, "5", 1) == 1
+    }
+
+    /// Asks glibc to return freed heap to the kernel. After a model is unloaded its tokenizer
+    /// tables and caches are freed, but glibc keeps freed heap mapped unless trimmed, and RSS
+    /// would then stay above what the cache charges. Looked up dynamically: other C libraries
+    /// return memory on their own.
+    package static func returnFreedHeap() {
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }  // nil is RTLD_DEFAULT
+        typealias Trim = @convention(c) (Int) -> Int32
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+}

@@ -1,0 +1,113 @@
+import Engine
+import Models
+import Synchronization
+
+/// A language model held by the residency cache: the immutable `LanguageModel` plus a small pool
+/// of sessions (KV cache and scratch), so consecutive ops reuse an allocated cache and its prompt
+/// prefix instead of allocating per op.
+///
+/// `residentBytes` is measured, not estimated:
+/// - the whole GGUF mapping (`MAP_PRIVATE`, read-only): weights are paged in lazily, but one
+///   forward pass touches every weight page, so a model that has run holds all of them;
+/// - the heap the load allocated (tokenizer tables, metadata), measured as the growth of the
+///   process's anonymous resident memory across `LanguageModel.init`;
+/// - the exact bytes every live session allocated (`DecoderState.byteCount`), idle or in use.
+package final class ResidentLanguageModel: ResidentModel {
+    package let model: LanguageModel
+    /// Bytes of the file mapping.
+    package let mappedBytes: Int
+    /// Heap the load allocated, measured.
+    package let heapBytes: Int
+    private let pool = Mutex(SessionPool())
+    /// Sessions kept allocated while no op uses them (their caches keep the last prompt).
+    package let maxIdleSessions: Int
+
+    package init(model: LanguageModel, heapBytes: Int, maxIdleSessions: Int = 1) {
+        self.model = model
+        self.mappedBytes = model.file.region.count
+        self.heapBytes = max(0, heapBytes)
+        self.maxIdleSessions = max(0, maxIdleSessions)
+    }
+
+    package var residentBytes: Int { mappedBytes + heapBytes + pool.withLock { $0.stateBytes } }
+
+    /// Sessions allocated (in use plus idle) and how many of them are idle.
+    package var sessionCounts: (live: Int, idle: Int) { pool.withLock { ($0.live, $0.idle.count) } }
+
+    /// A session for one op: an idle one with this context length (its cache may share a prefix
+    /// with the new prompt), or a new one. Give it back with `checkIn` when the op ends.
+    package func checkOut(contextLength: Int, threads: Int) -> SessionSlot {
+        let contextLength = effectiveContext(contextLength)
+        let reused: SessionSlot? = pool.withLock { p in
+            guard let index = p.idle.lastIndex(where: { $0.session.contextLength == contextLength }) else { return nil }
+            return p.idle.remove(at: index)
+        }
+        if let reused {
+            reused.session.threads = threads
+            return reused
+        }
+        let slot = SessionSlot(Session(model: model, contextLength: contextLength, threads: threads))
+        pool.withLock { p in
+            p.live += 1
+            p.stateBytes += slot.stateBytes
+        }
+        return slot
+    }
+
+    /// Returns a session; beyond `maxIdleSessions` idle ones the oldest is freed.
+    package func checkIn(_ slot: SessionSlot) {
+        let freed: [SessionSlot] = pool.withLock { p in
+            p.idle.append(slot)
+            let excess = max(0, p.idle.count - maxIdleSessions)
+            let dropped = Array(p.idle.prefix(excess))
+            p.idle.removeFirst(excess)
+            p.live -= dropped.count
+            p.stateBytes -= dropped.reduce(0) { $0 + $1.stateBytes }
+            return dropped
+        }
+        _ = freed  // deallocated here, outside the lock
+    }
+
+    /// Allocates an idle session ahead of the first op, so the load pays for (and measures) the
+    /// KV cache an op will need.
+    package func prepareSession(contextLength: Int, threads: Int) {
+        checkIn(checkOut(contextLength: contextLength, threads: threads))
+    }
+
+    /// Frees every idle session (critical memory pressure); sessions in use stay.
+    package func trim() {
+        let freed: [SessionSlot] = pool.withLock { p in
+            defer {
+                p.live -= p.idle.count
+                p.stateBytes -= p.idle.reduce(0) { $0 + $1.stateBytes }
+                p.idle.removeAll()
+            }
+            return p.idle
+        }
+        _ = freed
+    }
+
+    private func effectiveContext(_ requested: Int) -> Int { max(1, min(requested, model.config.contextLength)) }
+}
+
+/// A session checked out of a `ResidentLanguageModel`.
+///
+/// `@unchecked Sendable`: it owns a `Session` (raw KV-cache storage) that is used by one op at a
+/// time — the pool hands a slot to exactly one holder between `checkOut` and `checkIn`.
+package final class SessionSlot: @unchecked Sendable {
+    package let session: Session
+    /// Bytes the session's state allocated.
+    package let stateBytes: Int
+
+    init(_ session: Session) {
+        self.session = session
+        self.stateBytes = DecoderState.byteCount(config: session.model.config, contextLength: session.contextLength,
+                                                 maxBatch: session.state.maxBatch)
+    }
+}
+
+struct SessionPool {
+    var idle: [SessionSlot] = []
+    var live = 0
+    var stateBytes = 0
+}

@@ -1,0 +1,131 @@
+import Engine
+import Synchronization
+
+/// The stable text-generation feature: one object for the runtime's whole life, whatever model
+/// runs behind it. Configuration swaps the backend (model, context, threads) underneath; holders
+/// of this object never need a new one.
+///
+/// Each swap advances a generation. Work that captured an older generation (a warm-up that was
+/// still loading) drops its result instead of publishing it as current.
+package final class TextGenerationFeature: Sendable {
+    private struct State {
+        var backend: TextGenerationBackend
+        var generation: UInt64 = 0
+        var status: TextGenerationStatus = .idle
+    }
+    private let state: Mutex<State>
+    private let residency: Residency
+    private let downloads: Downloads
+    private let events: EventBus<RuntimeEvent>
+    private let engine = LanguageModelEngine()
+
+    package init(backend: TextGenerationBackend, residency: Residency, downloads: Downloads, events: EventBus<RuntimeEvent>) {
+        self.state = Mutex(State(backend: backend))
+        self.residency = residency
+        self.downloads = downloads
+        self.events = events
+    }
+
+    package var backend: TextGenerationBackend { state.withLock { $0.backend } }
+    package var generation: UInt64 { state.withLock { $0.generation } }
+    /// What the last completed warm-up or op of the current backend found.
+    package var status: TextGenerationStatus { state.withLock { $0.status } }
+
+    /// Installs a new backend (called by the runtime's `apply` only). Returns false when it equals
+    /// the current one.
+    @discardableResult
+    func replaceBackend(_ backend: TextGenerationBackend) -> Bool {
+        state.withLock { s in
+            guard s.backend != backend else { return false }
+            s.backend = backend
+            s.generation &+= 1
+            s.status = .idle
+            return true
+        }
+    }
+
+    /// Leases the current backend's model: downloaded on first use, loaded on a cache miss.
+    package func lease(keepAlive: KeepAlive? = nil) async throws(RuntimeError) -> TextGenerationLease {
+        let (backend, generation) = state.withLock { ($0.backend, $0.generation) }
+        let installed = try await downloads.installed(backend.modelId)
+        let loader = try engine.typedLoader(for: installed.entry, in: installed.directory, options: backend.options)
+        let lease = try await residency.lease(loader, keepAlive: keepAlive)
+        return TextGenerationLease(backend: backend, generation: generation, lease: lease)
+    }
+
+    /// Leases the model, runs `body` on a session, releases.
+    nonisolated(nonsending) package func withSession<T>(keepAlive: KeepAlive? = nil, _ body: (Session, LanguageModel) throws -> T) async throws -> T {
+        let lease = try await lease(keepAlive: keepAlive)
+        do {
+            let result = try lease.withSession { try body($0, lease.model) }
+            await lease.release()
+            return result
+        } catch {
+            await lease.release()
+            throw error
+        }
+    }
+
+    /// Loads the current backend's model ahead of the first op. Returns false, publishing nothing,
+    /// when the backend was swapped while it downloaded or loaded.
+    @discardableResult
+    package func prepare() async throws(RuntimeError) -> Bool {
+        let generation = self.generation
+        set(.preparing, ifGeneration: generation)
+        let lease: TextGenerationLease
+        do { lease = try await self.lease() } catch {
+            set(.failed(error), ifGeneration: generation)
+            throw error
+        }
+        await lease.release()
+        return set(.ready(modelId: lease.backend.modelId), ifGeneration: generation)
+    }
+
+    /// Streams a generation on the current backend. The model is leased for the stream's life;
+    /// cancelling the consumer stops decoding within one token and releases it. Metrics go to the
+    /// event bus as well as into the final event.
+    package func generate(_ prompt: TextPrompt, options: GenerationOptions = GenerationOptions(),
+                          keepAlive: KeepAlive? = nil) -> AsyncThrowingStream<GenerationEvent, Error> {
+        let (stream, continuation) = AsyncThrowingStream<GenerationEvent, Error>.makeStream()
+        let task = Task {
+            var held: TextGenerationLease?
+            do {
+                let lease = try await self.lease(keepAlive: keepAlive)
+                held = lease
+                let ids = try prompt.tokens(for: lease.model)
+                let result = try lease.withSession { session in
+                    try Generator(session: session, options: options).run(
+                        prompt: ids, isCancelled: { Task.isCancelled },
+                        onToken: { id, text in continuation.yield(.token(id: id, text: text)) })
+                }
+                self.events.publish(.generation(modelId: lease.backend.modelId, metrics: result.metrics))
+                self.set(.ready(modelId: lease.backend.modelId), ifGeneration: lease.generation)
+                await lease.release()
+                continuation.yield(.finished(result))
+                continuation.finish()
+            } catch {
+                await held?.release()
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    @discardableResult
+    private func set(_ status: TextGenerationStatus, ifGeneration generation: UInt64) -> Bool {
+        state.withLock { s in
+            guard s.generation == generation else { return false }
+            s.status = status
+            return true
+        }
+    }
+}
+
+/// Where the text feature's current backend stands.
+package enum TextGenerationStatus: Sendable, Equatable {
+    case idle
+    case preparing
+    case ready(modelId: String)
+    case failed(RuntimeError)
+}

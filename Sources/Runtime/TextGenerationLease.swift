@@ -1,0 +1,30 @@
+import Engine
+
+/// An op's hold on the text backend's model: the model stays resident until `release`, and
+/// `withSession` lends the op a session (KV cache) from the model's pool.
+package final class TextGenerationLease: Sendable {
+    /// The backend the model was leased for.
+    package let backend: TextGenerationBackend
+    /// The feature's backend generation when the lease was taken.
+    package let generation: UInt64
+    package let lease: Lease<ResidentLanguageModel>
+
+    init(backend: TextGenerationBackend, generation: UInt64, lease: Lease<ResidentLanguageModel>) {
+        self.backend = backend
+        self.generation = generation
+        self.lease = lease
+    }
+
+    package var model: LanguageModel { lease.model.model }
+
+    /// Runs `body` on a session sized for the backend's context and threads. The session comes
+    /// back to the pool afterwards, keeping its cache so the next op can reuse a shared prefix.
+    package func withSession<T>(_ body: (Session) throws -> T) rethrows -> T {
+        let slot = lease.model.checkOut(contextLength: backend.options.contextLength, threads: backend.options.threads)
+        defer { lease.model.checkIn(slot) }
+        return try body(slot.session)
+    }
+
+    /// Ends the lease; `keepAlive` overrides the one it was taken with.
+    package func release(keepAlive: KeepAlive? = nil) async { await lease.release(keepAlive: keepAlive) }
+}
