@@ -19,6 +19,7 @@ let package = Package(
         .target(name: "Kernels", dependencies: ["Tensor", "CKernels"]),
         .target(name: "Formats", dependencies: ["Tensor"]),
         .target(name: "Tokenizers", dependencies: ["Formats"]),
+        .target(name: "Audio"),
         .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats"]),
         .target(name: "ModelStore"),
@@ -32,6 +33,7 @@ let package = Package(
         .testTarget(name: "TokenizersTests", dependencies: ["Tokenizers", "Formats", "TestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Tensor", "TestSupport"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "TestSupport"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Audio", "Formats", "Tokenizers", "Models", "Engine", "Tensor", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["OnDevice", "Engine", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
