@@ -19,6 +19,7 @@ let package = Package(
         .target(name: "Kernels", dependencies: ["Tensor", "CKernels"]),
         .target(name: "Formats", dependencies: ["Tensor"]),
         .target(name: "Tokenizers", dependencies: ["Formats"]),
+        .target(name: "Audio"),
         .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats"]),
         .target(name: "ModelStore", dependencies: ["CKernels"]),
@@ -35,6 +36,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Tensor", "TestSupport"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Engine", "ModelStore", "Models", "Tokenizers", "TestSupport"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Audio", "Formats", "Tokenizers", "Models", "Engine", "Tensor", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["OnDevice", "Engine", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
