@@ -1,0 +1,120 @@
+// Encoder row ops and the exact-search scan (see od_encoder.h). The row ops touch a few
+// thousand floats per token, far below the matmuls, so they stay plain loops; the scan reads
+// every stored vector once per query, so it is memory-bound and gets an AVX2 body with four
+// independent accumulators per row pair.
+#include <math.h>
+#include "od_encoder.h"
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#define OD_ENC_X86 1
+#endif
+
+void od_layer_norm(const float *x, const float *weight, const float *bias, float *out, int64_t n, float eps) {
+    // Two passes in double: the mean first, then the variance around it, so a large common
+    // offset in the row costs no precision.
+    double sum = 0;
+    for (int64_t i = 0; i < n; i++) sum += x[i];
+    double mean = sum / (double)n;
+    double var = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double d = (double)x[i] - mean;
+        var += d * d;
+    }
+    float inv = (float)(1.0 / sqrt(var / (double)n + (double)eps));
+    float m = (float)mean;
+    for (int64_t i = 0; i < n; i++) {
+        float v = (x[i] - m) * inv;
+        if (weight) v *= weight[i];
+        if (bias) v += bias[i];
+        out[i] = v;
+    }
+}
+
+void od_gelu_erf(const float *x, float *out, int64_t n) {
+    const float r = 0.70710678118654752f;  // 1 / sqrt(2)
+    for (int64_t i = 0; i < n; i++) out[i] = 0.5f * x[i] * (1.0f + erff(x[i] * r));
+}
+
+void od_add_bias_rows(float *x, const float *bias, int64_t rows, int64_t cols) {
+    for (int64_t r = 0; r < rows; r++) {
+        float *row = x + r * cols;
+        for (int64_t c = 0; c < cols; c++) row[c] += bias[c];
+    }
+}
+
+void od_mean_rows(const float *x, int64_t rows, int64_t cols, float *out) {
+    for (int64_t c = 0; c < cols; c++) {
+        double s = 0;
+        for (int64_t r = 0; r < rows; r++) s += x[r * cols + c];
+        out[c] = rows > 0 ? (float)(s / (double)rows) : 0.0f;
+    }
+}
+
+void od_dot_rows_f32_scalar(const float *query, const float *rows, int64_t n, int64_t dim, float *out) {
+    for (int64_t i = 0; i < n; i++) {
+        const float *row = rows + i * dim;
+        float s = 0;
+        for (int64_t j = 0; j < dim; j++) s += query[j] * row[j];
+        out[i] = s;
+    }
+}
+
+#ifdef OD_ENC_X86
+__attribute__((target("avx2,fma")))
+static inline float hsum8(__m256 v) {
+    __m128 lo = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    lo = _mm_add_ps(lo, _mm_movehl_ps(lo, lo));
+    lo = _mm_add_ss(lo, _mm_movehdup_ps(lo));
+    return _mm_cvtss_f32(lo);
+}
+
+__attribute__((target("avx2,fma")))
+static void dot_rows_avx2(const float *query, const float *rows, int64_t n, int64_t dim, float *out) {
+    // dim is a multiple of 16 (checked by the dispatcher). Two rows at a time share each query
+    // load; two accumulators per row hide the FMA latency.
+    int64_t i = 0;
+    for (; i + 1 < n; i += 2) {
+        const float *r0 = rows + i * dim, *r1 = r0 + dim;
+        __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+        __m256 b0 = _mm256_setzero_ps(), b1 = _mm256_setzero_ps();
+        for (int64_t j = 0; j < dim; j += 16) {
+            __m256 q0 = _mm256_loadu_ps(query + j), q1 = _mm256_loadu_ps(query + j + 8);
+            a0 = _mm256_fmadd_ps(q0, _mm256_loadu_ps(r0 + j), a0);
+            a1 = _mm256_fmadd_ps(q1, _mm256_loadu_ps(r0 + j + 8), a1);
+            b0 = _mm256_fmadd_ps(q0, _mm256_loadu_ps(r1 + j), b0);
+            b1 = _mm256_fmadd_ps(q1, _mm256_loadu_ps(r1 + j + 8), b1);
+        }
+        out[i] = hsum8(_mm256_add_ps(a0, a1));
+        out[i + 1] = hsum8(_mm256_add_ps(b0, b1));
+    }
+    for (; i < n; i++) {
+        const float *r0 = rows + i * dim;
+        __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+        for (int64_t j = 0; j < dim; j += 16) {
+            a0 = _mm256_fmadd_ps(_mm256_loadu_ps(query + j), _mm256_loadu_ps(r0 + j), a0);
+            a1 = _mm256_fmadd_ps(_mm256_loadu_ps(query + j + 8), _mm256_loadu_ps(r0 + j + 8), a1);
+        }
+        out[i] = hsum8(_mm256_add_ps(a0, a1));
+    }
+}
+
+static int enc_has_avx2_fma(void) {
+    static int cached = -1;
+    if (cached < 0) {
+        __builtin_cpu_init();
+        cached = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    }
+    return cached;
+}
+#endif
+
+void od_dot_rows_f32(const float *query, const float *rows, int64_t n, int64_t dim, float *out) {
+#ifdef OD_ENC_X86
+    if (dim % 16 == 0 && enc_has_avx2_fma()) {
+        dot_rows_avx2(query, rows, n, dim, out);
+        return;
+    }
+#endif
+    od_dot_rows_f32_scalar(query, rows, n, dim, out);
+}

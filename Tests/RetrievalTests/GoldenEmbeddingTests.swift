@@ -1,0 +1,56 @@
+import Foundation
+import Retrieval
+import Testing
+
+/// Our encoders against the golden embeddings: sentence-transformers for MiniLM, llama.cpp for
+/// nomic (../shared/golden/embeddings). Token ids must be equal; vectors within cosine 0.999
+/// (MiniLM in fp32 is expected to land near 1e-6).
+@Suite(.serialized) struct GoldenEmbeddingTests {
+    @Test func `MiniLM token ids and embeddings match sentence-transformers`() throws {
+        let embedder = try Fixtures.miniLM.get()
+        let records = try Fixtures.lines("minilm.jsonl")
+        #expect(records.count == 20)
+        let result = try embedder.embed(records.map { $0.string("text") })
+        var worst: Float = 1
+        for (record, e) in zip(records, result.embeddings) {
+            let id = record.string("id")
+            #expect(e.tokens == record.ints("input_ids"), "\(id) token ids")
+            #expect(e.tokens.map { embedder.tokenizer.tokenText($0) ?? "?" } == (record["tokens"] as? [String] ?? []), "\(id) pieces")
+            let c = cosine(e.vector, record.floats("embedding"))
+            worst = min(worst, c)
+            #expect(c >= 0.999, "\(id): cosine \(c)")
+            let norm = (record["mean_pooled_norm_before_normalize"] as? NSNumber)?.floatValue ?? 0
+            #expect(abs(e.pooledNorm - norm) < 1e-3 * norm, "\(id): pooled norm \(e.pooledNorm) vs \(norm)")
+        }
+        // fp32 against fp32: far tighter than the acceptance bar.
+        #expect(worst > 0.99999, "worst MiniLM cosine \(worst)")
+    }
+
+    @Test func `nomic token ids and embeddings match llama.cpp`() throws {
+        let embedder = try Fixtures.nomic.get()
+        let records = try Fixtures.lines("nomic.jsonl")
+        #expect(records.count == 40)
+        // The golden text already carries its prefix, so embed it as given.
+        let result = try embedder.embed(records.map { $0.string("text") })
+        for (record, e) in zip(records, result.embeddings) {
+            let id = record.string("id")
+            #expect(e.tokens == record.ints("input_ids"), "\(id) token ids")
+            let c = cosine(e.vector, record.floats("embedding"))
+            #expect(c >= 0.999, "\(id): cosine \(c)")
+        }
+    }
+
+    @Test func `task prefixes are nomic's and apply only when asked`() throws {
+        let embedder = try Fixtures.nomic.get()
+        let records = try Fixtures.lines("nomic.jsonl")
+        let query = try #require(records.first { $0.string("id").hasSuffix("q") })
+        let sentence = String(query.string("text").dropFirst("search_query: ".count))
+        let e = try embedder.embed(sentence, options: EmbeddingOptions(task: .query))
+        #expect(e.tokens == query.ints("input_ids"))
+        #expect(cosine(e.vector, query.floats("embedding")) >= 0.999)
+        let explicit = try embedder.embed(sentence, options: EmbeddingOptions(prefix: "search_query: "))
+        #expect(explicit.vector == e.vector)
+        let plain = try embedder.embed(sentence)
+        #expect(plain.tokens.count < e.tokens.count)
+    }
+}
