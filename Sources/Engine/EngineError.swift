@@ -18,6 +18,24 @@ package enum EngineError: Error, Sendable, Equatable {
     case tokenizer(TokenizerError)
     /// Generation was cancelled by the caller.
     case cancelled
+    /// JSON text that does not parse; `offset` is a byte offset.
+    case malformedJSON(offset: Int, expected: String)
+    /// A JSON Schema that is not a valid schema; `path` is a JSON Pointer into it.
+    case invalidSchema(path: String, reason: String)
+    /// A JSON Schema using a keyword or combination constrained decoding does not support.
+    case unsupportedSchema(path: String, keyword: String)
+    /// A JSON document that does not satisfy its schema.
+    case schemaViolation(path: String, reason: String)
+    /// Constrained decoding needs more tokens than the budget (max tokens or context) allows.
+    case tokenBudgetTooSmall(needed: Int, available: Int)
+    /// Generation ended before the constrained document was complete.
+    case incompleteOutput(FinishReason)
+    /// No token of the vocabulary can continue the constrained output (e.g. it lacks a byte).
+    case noAllowedToken(afterTokens: Int)
+    /// Valid JSON that does not decode into the requested Swift type.
+    case decoding(type: String, reason: String)
+    /// An arithmetic expression that does not parse or evaluate; `offset` is a character offset.
+    case calculation(offset: Int, reason: String)
 }
 
 extension EngineError: CustomStringConvertible {
@@ -32,6 +50,16 @@ extension EngineError: CustomStringConvertible {
         case .model(let error): error.description
         case .tokenizer(let error): "tokenizer: \(error)"
         case .cancelled: "cancelled"
+        case let .malformedJSON(offset, expected): "malformed JSON at byte \(offset): expected \(expected)"
+        case let .invalidSchema(path, reason): "invalid JSON Schema at \(path): \(reason)"
+        case let .unsupportedSchema(path, keyword): "unsupported JSON Schema at \(path): \(keyword)"
+        case let .schemaViolation(path, reason): "JSON does not match the schema at \(path): \(reason)"
+        case let .tokenBudgetTooSmall(needed, available):
+            "the output needs at least \(needed) tokens but only \(available) are allowed"
+        case .incompleteOutput(let reason): "generation ended (\(reason.rawValue)) before the output was complete"
+        case .noAllowedToken(let n): "no token can continue the constrained output after \(n) tokens"
+        case let .decoding(type, reason): "the JSON does not decode as \(type): \(reason)"
+        case let .calculation(offset, reason): "calculation error at character \(offset): \(reason)"
         }
     }
 }

@@ -12,6 +12,8 @@ package enum FinishReason: String, Sendable, Equatable, Codable {
     case contextFull = "context"
     /// The caller cancelled.
     case cancelled
+    /// A token constraint (e.g. a JSON Schema grammar) says the output is complete.
+    case grammarComplete = "complete"
 }
 
 /// Options of one generation call.

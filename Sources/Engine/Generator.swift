@@ -13,8 +13,9 @@ package struct Generator {
     }
 
     /// Runs to completion. `onToken` receives each token with the text it makes final;
-    /// `isCancelled` is polled before every expensive step.
-    package func run(prompt: [Int32], isCancelled: () -> Bool = { false },
+    /// `isCancelled` is polled before every expensive step. A `constraint` restricts every
+    /// token chosen (and ends generation when it is complete).
+    package func run(prompt: [Int32], constraint: (any TokenConstraint)? = nil, isCancelled: () -> Bool = { false },
                      onToken: (Int32, String) -> Void = { _, _ in }) throws(EngineError) -> GenerationResult {
         let clock = ContinuousClock()
         let t0 = clock.now
@@ -39,7 +40,15 @@ package struct Generator {
         while generated.count < options.maxTokens {
             if isCancelled() { reason = .cancelled; break }
             let history = session.tokens[...]
-            let id = sampler.sample(session.logits, count: session.vocabularySize, history: history)
+            let id: Int32
+            if let constraint {
+                let remaining = min(options.maxTokens - generated.count, session.contextLength - session.tokens.count + 1)
+                id = try sampler.sample(session.logits, count: session.vocabularySize, history: history,
+                                        constraint: constraint, remaining: remaining)
+                try constraint.accept(id)
+            } else {
+                id = sampler.sample(session.logits, count: session.vocabularySize, history: history)
+            }
             generated.append(id)
             if generated.count == 1 { tFirst = clock.now }
             if eog.contains(id) {
@@ -51,6 +60,7 @@ package struct Generator {
             text += emit
             onToken(id, emit)
             if stopped { reason = .stopSequence; break }
+            if constraint?.isComplete == true { reason = .grammarComplete; break }
             if generated.count == options.maxTokens { break }
             if session.tokens.count >= session.contextLength { reason = .contextFull; break }
             if isCancelled() { reason = .cancelled; break }
@@ -73,14 +83,14 @@ package struct Generator {
 /// Streams a generation. The producer task owns the session while the stream lives;
 /// cancelling the consumer (or dropping the stream) cancels it within one token, and the
 /// stream always ends with `.finished` unless an error is thrown.
-package func generateStream(session: Session, prompt: [Int32], options: GenerationOptions)
-    -> AsyncThrowingStream<GenerationEvent, Error> {
+package func generateStream(session: Session, prompt: [Int32], options: GenerationOptions,
+                             constraint: (any TokenConstraint)? = nil) -> AsyncThrowingStream<GenerationEvent, Error> {
     let (stream, continuation) = AsyncThrowingStream<GenerationEvent, Error>.makeStream()
-    let box = SessionBox(session)
+    let box = SessionBox(session, constraint: constraint)
     let task = Task.detached {
         do {
             let result = try Generator(session: box.session, options: options).run(
-                prompt: prompt, isCancelled: { Task.isCancelled },
+                prompt: prompt, constraint: box.constraint, isCancelled: { Task.isCancelled },
                 onToken: { id, text in continuation.yield(.token(id: id, text: text)) })
             continuation.yield(.finished(result))
             continuation.finish()
@@ -92,13 +102,17 @@ package func generateStream(session: Session, prompt: [Int32], options: Generati
     return stream
 }
 
-/// Carries a session into the stream's producer task.
+/// Carries a session (and its constraint) into the stream's producer task.
 ///
-/// `@unchecked Sendable`: while the stream is live only the producer touches the session;
-/// callers must not use it until the stream has finished.
+/// `@unchecked Sendable`: while the stream is live only the producer touches the session and
+/// the constraint; callers must not use them until the stream has finished.
 final class SessionBox: @unchecked Sendable {
     let session: Session
-    init(_ session: Session) { self.session = session }
+    let constraint: (any TokenConstraint)?
+    init(_ session: Session, constraint: (any TokenConstraint)? = nil) {
+        self.session = session
+        self.constraint = constraint
+    }
 }
 
 extension Duration {

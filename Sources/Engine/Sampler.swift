@@ -51,6 +51,8 @@ package struct Sampler {
         if p.temperature <= 0 { return Self.argmax(logits, count: count) }
 
         selectTop(p.topK > 0 ? min(p.topK, count) : count, logits, count: count)
+        // Masked tokens (-infinity, see TokenConstraint) are never candidates.
+        while candidates.count > 1 && candidates[candidates.count - 1].logit == -.infinity { candidates.removeLast() }
 
         // Softmax over the survivors at the chosen temperature.
         let top = candidates[0].logit
