@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // OnDevice: on-device AI for Swift, Linux first. One target per layer; arrows point down
-// (see scripts/check-layering.sh, which holds every target's imports to this graph).
+// (see scripts/check-layering.py, which holds every target's imports to this graph).
 import PackageDescription
 
 let package = Package(
@@ -23,15 +23,11 @@ let package = Package(
         .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats"]),
         .target(name: "ModelStore", dependencies: ["CKernels"]),
-        .target(name: "ModelStore"),
         .target(name: "Runtime", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
-        .target(name: "OnDevice", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
-        .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Runtime", "Engine", "ModelStore", "Tokenizers"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "Engine", "ModelStore"]),
         .target(name: "Retrieval", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
-        .target(name: "OnDevice", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
-        .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Engine", "ModelStore", "Tokenizers", "Retrieval"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Engine", "ModelStore"]),
+        .target(name: "OnDevice", dependencies: ["Runtime", "Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
+        .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "ModelStore", "Tokenizers", "Formats"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "Engine", "ModelStore"]),
         .target(name: "TestSupport", dependencies: ["Formats", "Tensor", "Tokenizers"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Tensor", "CKernels"]),

@@ -10,8 +10,6 @@ import json, os, re, subprocess, sys
 
 # Lower number = lower layer. Executables and tests sit above everything.
 RANK = {"Tensor": 0, "CKernels": 0, "Kernels": 1, "Formats": 1, "Tokenizers": 2, "Audio": 2, "Models": 2,
-        "ModelStore": 2, "Engine": 3, "Runtime": 4, "OnDevice": 5, "TestSupport": 5}
-RANK = {"Tensor": 0, "CKernels": 0, "Kernels": 1, "Formats": 1, "Tokenizers": 2, "Models": 2,
         "ModelStore": 2, "Engine": 3, "Runtime": 4, "Retrieval": 4, "OnDevice": 5, "TestSupport": 5}
 TOP = 10
 

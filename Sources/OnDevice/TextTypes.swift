@@ -93,7 +93,7 @@ public enum FinishReason: String, Sendable, Equatable, Codable {
 
     init(_ r: Engine.FinishReason) {
         switch r {
-        case .endOfGeneration: self = .stop
+        case .endOfGeneration, .grammarComplete: self = .stop
         case .stopSequence: self = .stopSequence
         case .length: self = .length
         case .contextFull: self = .contextFull
