@@ -22,6 +22,9 @@ package struct GenerationOptions: Sendable, Equatable {
     package var sampling = SamplingParameters()
     /// Generation stops before any of these strings would be emitted.
     package var stop: [String] = []
+    /// Never end on an end-of-generation token (llama.cpp's `ignore_eos`): generate until
+    /// `maxTokens`, a stop string or the context limit. For benchmarks and tests.
+    package var ignoreEndOfGeneration = false
     package init() {}
 }
 

@@ -47,6 +47,9 @@ package struct Generator {
                                         constraint: constraint, remaining: remaining)
                 try constraint.accept(id)
             } else {
+                if options.ignoreEndOfGeneration {
+                    for e in eog where Int(e) < session.vocabularySize { session.logits[Int(e)] = -.infinity }
+                }
                 id = sampler.sample(session.logits, count: session.vocabularySize, history: history)
             }
             generated.append(id)

@@ -54,6 +54,9 @@ public struct TextOptions: Sendable, Equatable {
     public var stop: [String] = []
     /// What to do with inputs longer than the context.
     public var overflow: OverflowPolicy = .refuse
+    /// Keep generating past the model's end-of-answer token (llama.cpp's `ignore_eos`), until
+    /// `maxTokens`, a stop string or the context limit. For benchmarks and tests.
+    public var ignoreEndOfGeneration = false
 
     public init() {}
 
@@ -74,6 +77,7 @@ public struct TextOptions: Sendable, Equatable {
         g.sampling.repetitionPenalty = repetitionPenalty
         g.sampling.seed = seed
         g.stop = stop
+        g.ignoreEndOfGeneration = ignoreEndOfGeneration
         return g
     }
 }

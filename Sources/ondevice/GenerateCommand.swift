@@ -1,15 +1,20 @@
 import Engine
 import Foundation
+import OnDevice
 import Tokenizers
 
 /// `ondevice generate`: one completion, streamed to stdout (or one JSON object with `--json`).
 enum GenerateCommand {
     static func run(_ args: ArraySlice<String>) async throws {
-        let a = try Arguments(args, options: RuntimeOptions.valued.union(["temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty", "stop", "system"]),
+        let a = try Arguments(args, options: RuntimeOptions.valued.union(["temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty", "stop", "system", "json-schema"]),
                               flags: ["raw", "greedy", "json"])
         guard let promptArg = a.positionals.first else { throw CLIError.missingArgument("PROMPT") }
         guard a.positionals.count == 1 else { throw CLIError.io("expected one PROMPT argument (quote it), got \(a.positionals.count)") }
         if a.has("greedy") && a.string("temperature") != nil { throw CLIError.conflicting("--greedy", "--temperature") }
+        if let schemaPath = a.string("json-schema") {
+            try await structured(a, schemaPath: schemaPath, prompt: readTextArgument(promptArg))
+            return
+        }
         let runtime = try await RuntimeOptions(a)
         let options = try generationOptions(a)
         let model = try runtime.load()
@@ -71,5 +76,16 @@ enum GenerateCommand {
             FileHandle.standardError.write(Data("ondevice: the model has no chat template; using the prompt as raw text\n".utf8))
         }
         return model.tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+    }
+
+    /// `generate --json-schema FILE PROMPT`: prints only the JSON document (valid against the
+    /// schema) on stdout.
+    static func structured(_ a: Arguments, schemaPath: String, prompt: String) async throws {
+        guard let data = FileManager.default.contents(atPath: schemaPath) else { throw CLIError.io("cannot read '\(schemaPath)'") }
+        let ai = try OnDevice(configuration: try TextOpCommand.configuration(a))
+        var options = try TextOpCommand.textOptions(a)
+        if a.string("max-tokens") == nil { options.maxTokens = 512 }
+        let result = try await ai.generate(prompt, schema: String(decoding: data, as: UTF8.self), options: options)
+        print(result.json)
     }
 }

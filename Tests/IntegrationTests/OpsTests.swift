@@ -87,7 +87,8 @@ import TestSupport
     func `cancelling a stream stops decoding and returns the session`(_ op: String) async throws {
         let ai = try Self.instance()
         var o = TextOptions.greedy
-        o.maxTokens = 400
+        o.maxTokens = 2000
+        o.ignoreEndOfGeneration = true  // without cancellation every op would decode 2000 tokens
         let text = "Write a long story about a lighthouse keeper and the storm that changed his life."
         let stream: AsyncThrowingStream<TextEvent, Error> = switch op {
         case "generate": ai.generateStream(text, options: o)
@@ -116,7 +117,8 @@ import TestSupport
         }
         #expect(await ai.idleSessionCount() == 1)
         let cached = await ai.idleCachedTokens()
-        // Far fewer than maxTokens were decoded: the prompt plus a handful of tokens.
-        #expect(cached.allSatisfy { $0 < 200 }, "\(cached)")
+        // Far fewer than the 2000 tokens an uncancelled op decodes. (How many depends on when the
+        // consumer's cancellation is scheduled on a loaded machine; the bound proves it stopped.)
+        #expect(cached.allSatisfy { $0 < 1000 }, "\(cached)")
     }
 }
