@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "ModelStore", dependencies: ["CKernels"]),
         .target(name: "OnDevice", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
         .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Engine", "ModelStore", "Tokenizers"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Engine", "ModelStore"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["ModelStore", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["Formats", "Tensor", "Tokenizers"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Tensor", "CKernels"]),
