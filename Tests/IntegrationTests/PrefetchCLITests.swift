@@ -43,6 +43,16 @@ import TestSupport
         #expect(paths.map { f.server.bytesSent(for: $0) }.reduce(0, +) == served)
     }
 
+    @Test func `models pull by catalog id verifies the pinned files`() throws {
+        let f = try StoreCLIFixture()
+        let entry = try Catalog().entry(for: .vad)
+        let paths = try Self.serve(entry, on: f)
+        let installed = try f.json(["models", "pull", entry.id, "--json"])
+        #expect(installed["pinned"] as? Bool == true)
+        #expect(installed.objects("files").map { $0.string("sha256") } == entry.files.map { $0.sha256 ?? "" })
+        #expect(Int64(paths.map { f.server.bytesSent(for: $0) }.reduce(0, +)) == entry.knownBytes)
+    }
+
     @Test func `prefetch --ops needs no manifest, and a bad op or manifest is one line`() throws {
         let f = try StoreCLIFixture()
         let entry = try Catalog().entry(for: .vad)
