@@ -10,7 +10,7 @@ import TestSupport
 @Suite struct PrefetchCLITests {
     /// Serves every file of `entry` at its pinned hub path; returns the paths.
     static func serve(_ entry: CatalogEntry, on f: StoreCLIFixture) throws -> [String] {
-        guard case .huggingFace(let repo, let revision) = entry.source else { throw CLIError("\(entry.id) is not a hub model") }
+        guard case .huggingFace(let repo, let revision) = entry.source else { throw SetupFailure("\(entry.id) is not a hub model") }
         let installed = try #require(InstalledModels.directory(of: entry), "\(entry.id) not installed: run scripts/setup.sh all")
         return try entry.files.map { file in
             let path = f.hubPath(repo: repo, revision: revision, file: file.sourcePath)
@@ -76,7 +76,7 @@ import TestSupport
 }
 
 /// A test-side failure with a message.
-struct CLIError: Error, CustomStringConvertible {
+struct SetupFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
