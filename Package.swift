@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "Retrieval", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
         .target(name: "OnDevice", dependencies: ["Runtime", "Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
         .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "ModelStore", "Tokenizers", "Formats"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "Engine", "ModelStore"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "Engine", "ModelStore", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["Formats", "Tensor", "Tokenizers"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Tensor", "CKernels"]),

@@ -1,1 +1,27 @@
-print("bench")
+import Foundation
+
+// `Benchmarks`: measurements printed with the machine they ran on, never timed assertions.
+// Build in release: `swift run -c release Benchmarks download [--size MiB] [--runs N]`.
+
+let usage = """
+    usage: Benchmarks <benchmark> [options]
+
+    benchmarks:
+      download [--size MiB] [--runs N] [--json]
+               model-store pull (with SHA-256 verification) against curl on the same loopback file
+    """
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "download": try await DownloadBenchmark(arguments: arguments.dropFirst()).run()
+    case "serve-blob": try BlobServer.serve(arguments: arguments.dropFirst())  // the download benchmark's child
+    case nil, "help", "--help", "-h": print(usage)
+    default:
+        FileHandle.standardError.write(Data("Benchmarks: unknown benchmark '\(arguments[0])'\n\(usage)\n".utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("Benchmarks: \(error)\n".utf8))
+    exit(1)
+}

@@ -65,7 +65,7 @@ private final class HashChannel: @unchecked Sendable {
             condition.unlock()
             switch command {
             case .data(let bytes): hasher.update(bytes)
-            case .reset: hasher = SHA256()
+            case .reset: hasher = SHA256(backend: hasher.backend)
             case .digest:
                 let copy = hasher
                 condition.lock()

@@ -11,6 +11,11 @@ extension ModelsCommand {
         let a = try Arguments(args, options: ["sha256", "id", "kind"], flags: ["json"])
         guard let text = a.positionals.first else { throw CLIError.missingArgument("ID, hf:OWNER/REPO[@REVISION]/FILE or URL") }
         guard a.positionals.count == 1 else { throw CLIError.io("unexpected argument '\(a.positionals[1])'") }
+        if text.hasPrefix("http://") || text.hasPrefix("https://") {
+            // A plain URL names neither the model nor its content: both must be given.
+            _ = try a.require("sha256")
+            _ = try a.require("id")
+        }
         let spec = try PullSpec.parse(text, sha256: a.string("sha256"), id: a.string("id"))
         let kind = try parseKind(a.string("kind"))
         let store = try ModelStore()

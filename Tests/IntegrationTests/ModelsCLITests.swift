@@ -32,6 +32,21 @@ import TestSupport
         #expect(f.server.bytesSent(for: path) == body.count)
     }
 
+    @Test func `pull by URL needs --sha256 and --id and installs under url/ID`() throws {
+        let f = try StoreCLIFixture()
+        let body = fakeGGUF(70_000, seed: 5)
+        let sha = SHA256.hex(of: body)
+        f.server.serve(path: "/files/m.gguf", body: body)
+        let url = f.server.baseURL.absoluteString + "/files/m.gguf"
+        let installed = try f.json(["models", "pull", url, "--sha256", sha.uppercased(), "--id", "url-model", "--json"])
+        #expect(installed.object("source").string("type") == "url")
+        #expect(installed.string("directory") == f.home.path + "/url/url-model/\(sha.prefix(16))/file")
+        #expect(FileManager.default.contents(atPath: installed.string("directory") + "/m.gguf") == Data(body))
+        let noId = try f.run(["models", "pull", url, "--sha256", sha])
+        #expect(noId.status == 2)
+        #expect(noId.stderr == "ondevice: missing required option --id\n")
+    }
+
     @Test func `list, info, du and rm show and remove a pulled model`() throws {
         let f = try StoreCLIFixture()
         let body = fakeGGUF(300_000, seed: 1)
@@ -135,7 +150,8 @@ import TestSupport
             (["models", "pull", "x", "--bogus"], 2, "unknown option --bogus"),
             (["models", "pull", "../evil"], 1, "invalid model id '../evil'"),
             (["models", "pull", "hf:org/repo/../../etc/passwd"], 1, "would escape the model store"),
-            (["models", "pull", "http://127.0.0.1:1/m.gguf", "--id", "m"], 1, "sha256"),
+            (["models", "pull", "http://127.0.0.1:1/m.gguf", "--id", "m"], 2, "missing required option --sha256"),
+            (["models", "pull", "hf:org/repo/m.gguf", "--sha256", "xyz"], 1, "64 hex digits"),
             (["models", "pull", "no-such-model"], 1, "unknown model 'no-such-model'"),
             (["models", "info", "no-such-model"], 1, "unknown model 'no-such-model'"),
             (["models", "import", f.work.file("missing"), "--id", "x"], 1, "No such file"),

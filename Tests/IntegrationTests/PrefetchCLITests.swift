@@ -10,7 +10,7 @@ import TestSupport
 @Suite struct PrefetchCLITests {
     /// Serves every file of `entry` at its pinned hub path; returns the paths.
     static func serve(_ entry: CatalogEntry, on f: StoreCLIFixture) throws -> [String] {
-        guard case .huggingFace(let repo, let revision) = entry.source else { throw CLIError("\(entry.id) is not a hub model") }
+        guard case .huggingFace(let repo, let revision) = entry.source else { throw SetupFailure("\(entry.id) is not a hub model") }
         let installed = try #require(InstalledModels.directory(of: entry), "\(entry.id) not installed: run scripts/setup.sh all")
         return try entry.files.map { file in
             let path = f.hubPath(repo: repo, revision: revision, file: file.sourcePath)
@@ -43,6 +43,16 @@ import TestSupport
         #expect(paths.map { f.server.bytesSent(for: $0) }.reduce(0, +) == served)
     }
 
+    @Test func `models pull by catalog id verifies the pinned files`() throws {
+        let f = try StoreCLIFixture()
+        let entry = try Catalog().entry(for: .vad)
+        let paths = try Self.serve(entry, on: f)
+        let installed = try f.json(["models", "pull", entry.id, "--json"])
+        #expect(installed["pinned"] as? Bool == true)
+        #expect(installed.objects("files").map { $0.string("sha256") } == entry.files.map { $0.sha256 ?? "" })
+        #expect(Int64(paths.map { f.server.bytesSent(for: $0) }.reduce(0, +)) == entry.knownBytes)
+    }
+
     @Test func `prefetch --ops needs no manifest, and a bad op or manifest is one line`() throws {
         let f = try StoreCLIFixture()
         let entry = try Catalog().entry(for: .vad)
@@ -66,7 +76,7 @@ import TestSupport
 }
 
 /// A test-side failure with a message.
-struct CLIError: Error, CustomStringConvertible {
+struct SetupFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }

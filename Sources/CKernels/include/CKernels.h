@@ -4,3 +4,4 @@
 #include "od_attention.h"
 #include "od_encoder.h"
 #include "od_sha256.h"
+#include "od_writeback.h"
