@@ -8,10 +8,10 @@ import Glibc
 ///
 /// `@unchecked Sendable`: it owns a raw file descriptor and hasher state; a download uses it from
 /// one transport thread at a time (attempts are sequential), never concurrently.
-final class PartialFile: @unchecked Sendable {
-    let path: String
+package final class PartialFile: @unchecked Sendable {
+    package let path: String
     private let fd: Int32
-    private(set) var length: Int64
+    package private(set) var length: Int64
     // Hashing runs inline when the CPU has SHA instructions: then it costs less than the copies
     // around it, and a second thread would add a copy and a wake-up per chunk (measured: ~0.5
     // CPU s/GB more on 2 cores). The portable rounds are slower than many links, so they run on
@@ -22,14 +22,14 @@ final class PartialFile: @unchecked Sendable {
     private var writebackOffset: Int64 = 0
     private static let writebackStep: Int64 = 8 << 20
     /// Bytes that were already on disk when this download began (from an earlier run).
-    let resumedBytes: Int64
+    package let resumedBytes: Int64
     /// Called with the byte delta as the file grows (negative when it restarts from zero).
     private let onProgress: @Sendable (Int64) -> Void
     private let onDiskFull: @Sendable () -> StoreError
 
     /// Opens or creates the partial file and hashes what it already holds, so a resumed download
     /// ends with the digest of the whole file. `backend` is for tests of the portable path.
-    init(path: String, backend: SHA256.Backend = .preferred, onProgress: @escaping @Sendable (Int64) -> Void, onResumed: @Sendable (Int64) -> Void = { _ in },
+    package init(path: String, backend: SHA256.Backend = .preferred, onProgress: @escaping @Sendable (Int64) -> Void, onResumed: @Sendable (Int64) -> Void = { _ in },
          onDiskFull: @escaping @Sendable () -> StoreError) throws(StoreError) {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .io(path: path, errno: errno) }
@@ -60,7 +60,7 @@ final class PartialFile: @unchecked Sendable {
     deinit { close(fd) }
 
     /// Drops everything written so far (server ignored Range, or the bytes proved wrong).
-    func restart() throws(StoreError) {
+    package func restart() throws(StoreError) {
         guard ftruncate(fd, 0) == 0 else { throw .io(path: path, errno: errno) }
         onProgress(-length)
         length = 0
@@ -68,7 +68,7 @@ final class PartialFile: @unchecked Sendable {
         if inlineHasher != nil { inlineHasher = SHA256(backend: .hardware) } else { backgroundHasher?.reset() }
     }
 
-    func append(_ bytes: UnsafeRawBufferPointer) throws(StoreError) {
+    package func append(_ bytes: UnsafeRawBufferPointer) throws(StoreError) {
         guard var base = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
@@ -93,7 +93,7 @@ final class PartialFile: @unchecked Sendable {
     }
 
     /// Flushes to disk and returns the digest of the whole file.
-    func finish() throws(StoreError) -> String {
+    package func finish() throws(StoreError) -> String {
         let digest = (inlineHasher.map { $0.finalize() } ?? backgroundHasher?.digest())?.hexString ?? ""
         guard fsync(fd) == 0 else { throw .io(path: path, errno: errno) }
         return digest

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import ModelStore
+import ModelStore
 
 /// The `.partial` file under both hashing paths: inline (SHA-NI) and the background thread
 /// (portable rounds), across resume, restart and the periodic writeback.
