@@ -39,8 +39,8 @@ package struct CapabilityReport: Sendable, Equatable {
     package var downloadBytesRemaining: Int64
     /// Free bytes on the store's file system; nil when it cannot be measured.
     package var freeDiskBytes: Int64?
-    /// Resident bytes the model will take (weights + KV cache + scratch), nil when unknown.
-    package var residentEstimateBytes: Int?
+    /// Memory the model will take (weights + KV cache + scratch), nil when unknown.
+    package var residentEstimate: MemoryEstimate?
     /// True when the estimate counts the weight files only (the model is not on disk yet, so its
     /// header cannot be read): the real figure is at least this.
     package var estimateIsLowerBound: Bool
@@ -48,6 +48,8 @@ package struct CapabilityReport: Sendable, Equatable {
     /// Loaded right now.
     package var isResident: Bool
     package var cpu: CPUFeatures
+
+    package var residentEstimateBytes: Int? { residentEstimate?.totalBytes }
 }
 
 /// What a capability answer is decided from; gathered by `Capabilities`, decided by `assess`.
@@ -111,7 +113,7 @@ extension CapabilityReport {
         }
         return CapabilityReport(op: facts.op, modelId: facts.entry.id, kind: facts.entry.kind, status: status,
                                 downloadBytesRemaining: remaining, freeDiskBytes: facts.freeDiskBytes,
-                                residentEstimateBytes: needed, estimateIsLowerBound: facts.estimateIsLowerBound,
+                                residentEstimate: facts.estimate, estimateIsLowerBound: facts.estimateIsLowerBound,
                                 memoryBudgetBytes: facts.budget, isResident: facts.isResident, cpu: facts.cpu)
     }
 }

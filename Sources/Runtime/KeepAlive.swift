@@ -25,7 +25,7 @@ package enum KeepAlive: Sendable, Equatable, Hashable, Codable, CustomStringConv
     /// Seconds with Ollama's signs (the persisted form).
     package var seconds: Double {
         switch self {
-        case .duration(let d): Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+        case .duration(let d): d.seconds
         case .unloadImmediately: 0
         case .forever: -1
         }

@@ -33,3 +33,25 @@ package final class Lease<Model: ResidentModel>: Sendable {
         Task { await residency.release(modelId: modelId, keepAlive: nil) }
     }
 }
+
+/// A lease whose model type is known only at run time (generic tools such as the residency
+/// benchmark, which walk models of every kind).
+package protocol ModelLease: Sendable {
+    var residentModel: any ResidentModel { get }
+    func release(keepAlive: KeepAlive?) async
+}
+
+extension Lease: ModelLease {
+    package var residentModel: any ResidentModel { model }
+}
+
+extension Residency {
+    /// `lease` for a loader of any kind.
+    package nonisolated func lease(any loader: any ResidentModelLoading, keepAlive: KeepAlive? = nil) async throws(RuntimeError) -> any ModelLease {
+        try await openLease(loader, keepAlive: keepAlive)
+    }
+
+    private nonisolated func openLease<L: ResidentModelLoading>(_ loader: L, keepAlive: KeepAlive?) async throws(RuntimeError) -> any ModelLease {
+        try await lease(loader, keepAlive: keepAlive)
+    }
+}

@@ -63,8 +63,6 @@ package actor OnDeviceRuntime: ConfigurationApplying {
         let runtime = OnDeviceRuntime(events: events, store: store, downloads: downloads, residency: residency,
                                       capabilities: capabilities, settings: settings, textGeneration: textGeneration,
                                       initial: initial)
-        assert(runtime.capabilities.residency === runtime.residency && runtime.capabilities.downloads === runtime.downloads,
-               "the composition root must be the only place these are built")
         await settings.bind(runtime)
         if let probe = dependencies.pressureProbe {
             await runtime.startPressureMonitor(PressureMonitor(probe: probe, interval: dependencies.pressureInterval),

@@ -155,7 +155,12 @@ package actor Residency {
             case let .load(modelId, request):
                 startLoad(modelId: modelId, request: request)
             case let .grant(request, modelId):
-                guard let model = models[modelId] else { continue }
+                // The state machine grants only resident models; a missing one would be a bug,
+                // reported to the waiter rather than leaving it suspended.
+                guard let model = models[modelId] else {
+                    finish(request, with: .failure(.load(modelId: modelId, reason: "granted but not resident")))
+                    continue
+                }
                 statistics.leases += 1
                 finish(request, with: .success(model))
             case let .fail(request, error):

@@ -7,7 +7,7 @@ let usage = """
     usage: ondevice <command> [options]
 
     commands:
-      generate --model M [--raw] [--greedy | --temperature T --seed S] [--max-tokens N] [--json] PROMPT
+      generate --model M [--raw] [--greedy | --temperature T --seed S] [--max-tokens N] [--json] [--json-schema FILE] PROMPT
       tokenize --model M [--json] TEXT
       chat     --model M [--system TEXT]
       bench    --model M [--threads N] [--json]
@@ -21,6 +21,8 @@ let usage = """
       models import PATH --id ID [--kind K] [--json]
       models du [--json]
       prefetch [--manifest ondevice.json] [--ops op,op] [--json]
+      capability OP|MODEL|all [--json]
+      bench-residency [--models ID,ID,...] [--budget BYTES] [--rounds N] [--context N] [--json]
       help
 
     M is a catalog id (see catalog/models.lock) or a path to a GGUF file.
@@ -43,6 +45,8 @@ func runCommand(_ args: [String]) async throws {
     case "summarize", "translate", "proofread": try await TextOpCommand.run(command, rest)
     case "models": try await ModelsCommand.run(rest)
     case "prefetch": try await PrefetchCommand.run(rest)
+    case "capability": try await CapabilityCommand.run(rest)
+    case "bench-residency": try await BenchResidencyCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }
