@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import ModelStore
+import Runtime
 
 /// The on-device AI kit: one instance per program (no singleton), built once with its
 /// configuration, then used from any task.
@@ -15,7 +16,8 @@ import ModelStore
 public final class OnDevice: Sendable {
     /// How an instance is built. Every field has a production default.
     public struct Configuration: Sendable {
-        /// The language model for text ops: a catalog id or a path to a GGUF file.
+        /// The language model for text ops: a catalog id, or the id of a model added with
+        /// `ondevice models import` / `pull` (any GGUF of a supported architecture).
         public var textModel: String = Op.generate.defaultModelId
         /// Model store root; nil uses `ONDEVICE_HOME`, else the XDG data directory.
         public var storeRoot: String?
@@ -23,38 +25,62 @@ public final class OnDevice: Sendable {
         public var threads: Int?
         /// Context length of text sessions; nil uses min(model context, 4096).
         public var contextLength: Int?
+        /// Seconds an idle model stays loaded (Ollama's keep-alive): 0 unloads after each op,
+        /// a negative value keeps it. Nil uses the runtime's default (5 minutes).
+        public var keepAliveSeconds: Double?
+        /// Resident-memory budget in bytes; nil derives it from the machine.
+        public var memoryBudgetBytes: Int?
 
         public init() {}
     }
 
     public let configuration: Configuration
-    let provider: TextModelProvider
+    /// The runtime (residency, downloads, capability, events), built on first use so that
+    /// making an instance is cheap and synchronous.
+    let runtimeTask: Task<OnDeviceRuntime, Error>
 
     /// Builds the instance. Nothing is loaded or downloaded until an op needs it.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
-        var storeConfiguration = StoreConfiguration.fromEnvironment()
-        if let root = configuration.storeRoot { storeConfiguration.root = root }
-        let store = try ModelStore(configuration: storeConfiguration)
-        provider = TextModelProvider(store: store, threads: configuration.threads, contextLength: configuration.contextLength)
+        var dependencies = RuntimeDependencies.production()
+        if let root = configuration.storeRoot { dependencies.store.root = root }
+        // An app's configuration is its own: the instance does not read or write the user's
+        // settings file.
+        dependencies.settingsFile = nil
+        var settings = RuntimeSettings()
+        settings.textModel = configuration.textModel
+        if let c = configuration.contextLength { settings.contextLength = c }
+        settings.threads = configuration.threads
+        if let k = configuration.keepAliveSeconds { settings.keepAliveSeconds = k }
+        settings.memoryBudgetBytes = configuration.memoryBudgetBytes
+        dependencies.initialSettings = settings
+        let deps = dependencies
+        runtimeTask = Task { try await OnDeviceRuntime.make(deps) }
     }
 
-    /// Runs `body` in a producer task with a lent session, streaming its events. Cancelling the
-    /// consumer cancels the producer within one token; the session goes back to the pool when
-    /// the producer ends, however it ends.
-    func textStream(model: String? = nil,
-                    _ body: @escaping @Sendable (Session, TextOpContext) throws -> TextResult) -> AsyncThrowingStream<TextEvent, Error> {
+    /// The runtime behind the ops, for diagnostics and advanced use.
+    package func runtime() async throws -> OnDeviceRuntime { try await runtimeTask.value }
+
+    /// Runs `body` in a producer task holding a lease on the text model and a session from its
+    /// pool, streaming its events. Cancelling the consumer cancels the producer within one
+    /// token; the session and the lease are given back however the producer ends.
+    func textStream(_ body: @escaping @Sendable (Session, TextOpContext) throws -> TextResult) -> AsyncThrowingStream<TextEvent, Error> {
         let (stream, continuation) = AsyncThrowingStream<TextEvent, Error>.makeStream()
-        let reference = model ?? configuration.textModel
-        let provider = self.provider
+        let runtimeTask = self.runtimeTask
+        let reference = configuration.textModel
         let task = Task.detached {
-            let lent: LentSession
-            do { lent = try await provider.checkOut(reference) } catch {
+            let lease: TextGenerationLease
+            do {
+                lease = try await runtimeTask.value.textGeneration.lease()
+            } catch let error as RuntimeError {
+                continuation.finish(throwing: OnDeviceError.modelUnavailable(model: reference, reason: error.description))
+                return
+            } catch {
                 continuation.finish(throwing: error)
                 return
             }
             do {
-                let result = try body(lent.session, TextOpContext(continuation: continuation))
+                let result = try lease.withSession { session in try body(session, TextOpContext(continuation: continuation)) }
                 continuation.yield(.finished(result))
                 continuation.finish()
             } catch let error as EngineError {
@@ -62,7 +88,7 @@ public final class OnDevice: Sendable {
             } catch {
                 continuation.finish(throwing: error)
             }
-            await provider.checkIn(lent, reference: reference)
+            await lease.release()
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
@@ -87,5 +113,20 @@ struct TextOpContext: Sendable {
 
     func progress(_ done: Int, of total: Int, _ stage: String) {
         continuation.yield(.progress(OpProgress(completedSteps: done, totalSteps: total, stage: stage)))
+    }
+}
+
+extension OnDevice {
+    /// Leases currently held on resident models (0 once every op has finished or been cancelled).
+    package func activeLeases() async throws -> Int {
+        try await runtime().residency.snapshot().models.reduce(0) { $0 + $1.leases }
+    }
+
+    /// Tokens cached by each idle pooled session of the text model (diagnostics and tests).
+    package func pooledCachedTokens() async throws -> [Int] {
+        let lease = try await runtime().textGeneration.lease()
+        let counts = lease.lease.model.idleCachedTokenCounts
+        await lease.release()
+        return counts
     }
 }

@@ -34,6 +34,9 @@ package final class ResidentLanguageModel: ResidentModel {
     /// Sessions allocated (in use plus idle) and how many of them are idle.
     package var sessionCounts: (live: Int, idle: Int) { pool.withLock { ($0.live, $0.idle.count) } }
 
+    /// Tokens cached by each idle session (diagnostics and tests).
+    package var idleCachedTokenCounts: [Int] { pool.withLock { $0.idle.map { $0.session.tokens.count } } }
+
     /// A session for one op: an idle one with this context length (its cache may share a prefix
     /// with the new prompt), or a new one. Give it back with `checkIn` when the op ends.
     package func checkOut(contextLength: Int, threads: Int) -> SessionSlot {

@@ -1,5 +1,6 @@
 import Foundation
 import ModelStore
+import Runtime
 
 // The JSON shapes `ondevice models … --json` and `ondevice prefetch --json` print: snake_case
 // keys, sizes in bytes, times in seconds since 1970, absent values as null.
@@ -64,3 +65,6 @@ extension PullProgress {
          "bytes_per_second": bytesPerSecond, "eta_seconds": etaSeconds ?? NSNull()]
     }
 }
+
+/// Binary-unit text for a byte count ("?" when unknown), via the runtime's `ByteCount`.
+func byteText(_ bytes: Int64?) -> String { bytes.map { ByteCount($0).description } ?? "?" }

@@ -1,4 +1,5 @@
 import Foundation
+import Runtime
 import ModelStore
 
 extension ModelsCommand {
@@ -31,7 +32,7 @@ extension ModelsCommand {
             ("id", entry.id), ("kind", entry.kind.rawValue), ("state", status.state.rawValue),
             ("license", entry.license), ("source", entry.source.text + (Catalog.isPinned(id) ? " (pinned)" : "")),
             ("directory", status.directory),
-            ("size", "\(ByteCount.text(entry.totalBytes)), \(ByteCount.text(status.bytesOnDisk)) on disk"),
+            ("size", "\(byteText(entry.totalBytes)), \(byteText(status.bytesOnDisk)) on disk"),
             ("last used", status.lastUsed.map(timeText) ?? "never"),
         ]
         lines.append(("validation", report.map(validationText) ?? "not installed"))
@@ -39,7 +40,7 @@ extension ModelsCommand {
         print("files")
         var rows = [["  NAME", "SIZE", "ON DISK", "SHA256"]]
         for (file, onDisk) in zip(entry.files, present) {
-            rows.append(["  " + file.name, ByteCount.text(file.bytes), onDisk.map { ByteCount.text($0) } ?? "-", file.sha256 ?? "(not known yet)"])
+            rows.append(["  " + file.name, byteText(file.bytes), onDisk.map { byteText($0) } ?? "-", file.sha256 ?? "(not known yet)"])
         }
         printTable(rows)
     }
@@ -47,6 +48,6 @@ extension ModelsCommand {
     private static func validationText(_ r: ValidationReport) -> String {
         if let problem = r.problem { return "FAILED: \(problem)" }
         if r.reusedCache { return "ok (files unchanged since the last check; not re-hashed)" }
-        return "ok (\(ByteCount.text(r.bytesHashed)) hashed)"
+        return "ok (\(byteText(r.bytesHashed)) hashed)"
     }
 }

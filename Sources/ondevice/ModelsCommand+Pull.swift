@@ -1,4 +1,5 @@
 import Foundation
+import Runtime
 import ModelStore
 
 extension ModelsCommand {
@@ -31,7 +32,7 @@ extension ModelsCommand {
             object["event"] = "installed"
             try printJSON(object)
         } else {
-            print("installed \(model.id) (\(ByteCount.text(model.entry.knownBytes))) at \(model.directory)")
+            print("installed \(model.id) (\(byteText(model.entry.knownBytes))) at \(model.directory)")
         }
     }
 
@@ -50,7 +51,7 @@ extension ModelsCommand {
             try printJSON(model.json)
         } else {
             let verified = Catalog.isPinned(id) ? ", verified against the catalog" : ""
-            print("imported \(model.id) (\(model.entry.files.count) files, \(ByteCount.text(model.entry.knownBytes))\(verified)) at \(model.directory)")
+            print("imported \(model.id) (\(model.entry.files.count) files, \(byteText(model.entry.knownBytes))\(verified)) at \(model.directory)")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Runtime
 import ModelStore
 
 /// `ondevice models list|pull|rm|info|import|du`: the model store from the command line. Every
@@ -34,8 +35,8 @@ enum ModelsCommand {
         var rows = [["ID", "KIND", "STATE", "SIZE", "SOURCE"]]
         for m in models {
             let size = m.state == .partial
-                ? "\(ByteCount.text(m.bytesOnDisk)) of \(ByteCount.text(m.entry.totalBytes))"
-                : ByteCount.text(m.entry.totalBytes ?? (m.state == .installed ? m.bytesOnDisk : nil))
+                ? "\(byteText(m.bytesOnDisk)) of \(byteText(m.entry.totalBytes))"
+                : byteText(m.entry.totalBytes ?? (m.state == .installed ? m.bytesOnDisk : nil))
             rows.append([m.entry.id, m.entry.kind.rawValue, m.state.rawValue, size, m.entry.source.text])
         }
         printTable(rows)
@@ -72,10 +73,10 @@ enum ModelsCommand {
         }
         var rows = [["ID", "STATE", "SIZE", "LAST USED"]]
         for m in report.models {
-            rows.append([m.entry.id, m.state.rawValue, ByteCount.text(m.bytesOnDisk), m.lastUsed.map(timeText) ?? "never"])
+            rows.append([m.entry.id, m.state.rawValue, byteText(m.bytesOnDisk), m.lastUsed.map(timeText) ?? "never"])
         }
         printTable(rows)
-        print("total \(ByteCount.text(report.totalBytes)), free \(ByteCount.text(report.freeBytes)) (\(store.layout.root))")
+        print("total \(byteText(report.totalBytes)), free \(byteText(report.freeBytes)) (\(store.layout.root))")
     }
 
     static func noPositionals(_ a: Arguments) throws {

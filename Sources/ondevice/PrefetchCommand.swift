@@ -1,4 +1,5 @@
 import Foundation
+import Runtime
 import ModelStore
 
 /// `ondevice prefetch [--manifest ondevice.json] [--ops op,op] [--json]`: fetches the models an
@@ -23,7 +24,7 @@ enum PrefetchCommand {
             return
         }
         for model in models {
-            print("ready \(model.id) (\(ByteCount.text(model.entry.knownBytes))) at \(model.directory)")
+            print("ready \(model.id) (\(byteText(model.entry.knownBytes))) at \(model.directory)")
         }
     }
 
