@@ -103,7 +103,7 @@ extension Grammar {
     /// Compiles `schema`, optionally behind a prefix (tool calls), with the given limits.
     package convenience init(schema: JSONSchema, prefix: Prefix = .none, options: Options = Options()) throws(EngineError) {
         var b = GrammarBuilder(options: options)
-        let root = try b.value(schema.shape, next: Grammar.doneNode, slot: 0, path: "#")
+        let root = try b.value(schema.shape, next: Grammar.trailerNode, slot: 0, path: "#")
         var start = root.entry
         var trigger: [UInt8] = []
         switch prefix {

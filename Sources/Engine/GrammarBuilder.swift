@@ -22,7 +22,11 @@ struct GrammarBuilder {
     static let maxArrayNesting = 8
     static let unreachable = Int.max / 4
 
-    init(options: Grammar.Options) { self.options = options }
+    init(options: Grammar.Options) {
+        self.options = options
+        let trailer = add(Node(exit: -1, cost: 0), edges: [Self.edge(" ", to: Grammar.doneNode), Self.edge("\n", to: Grammar.doneNode)])
+        precondition(trailer == Grammar.trailerNode)
+    }
 
     mutating func add(_ node: Node, edges e: [Edge] = []) -> Int32 {
         nodes.append(node)
