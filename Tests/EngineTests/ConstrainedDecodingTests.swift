@@ -127,6 +127,15 @@ import TestSupport
         #expect(throws: EngineError.tokenBudgetTooSmall(needed: 40, available: 20)) {
             try generateStructured(session: Session(model: model), prompt: [1], schema: schema, options: o)
         }
+        // Costs saturate instead of overflowing on absurd minimum sizes.
+        var nested = #"{"type":"string","minLength":65000}"#
+        for _ in 0..<6 { nested = #"{"type":"array","minItems":65000,"items":"# + nested + "}" }
+        #expect {
+            try generateStructured(session: Session(model: model), prompt: [1], schema: JSONSchema(json: nested), options: o)
+        } throws: { error in
+            if case .tokenBudgetTooSmall(_, 20)? = error as? EngineError { return true }
+            return false
+        }
     }
 
     @Test func `a structured stream yields the document and its cancellation ends it`() async throws {
