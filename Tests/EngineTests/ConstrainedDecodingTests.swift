@@ -155,12 +155,16 @@ import TestSupport
         #expect(result.text == text)
         Self.expectValid(text, schema, "stream")
 
-        let long = try JSONSchema(json: #"{"type":"array","items":{"type":"integer"},"minItems":1500}"#)
-        o.maxTokens = 4000
-        let stream = try generateStructuredStream(session: Session(model: model, contextLength: 4096), prompt: [1], schema: long, options: o)
+        // At least 16 001 bytes, one token each: far longer than the 30 ms before cancelling.
+        let big = try Self.model(context: 16_400)
+        let long = try JSONSchema(json: #"{"type":"array","items":{"type":"integer"},"minItems":8000}"#)
+        o.maxTokens = 16_400
+        let options = o
         let consumer = Task {
             var last: GenerationEvent?
             var tokens = 0
+            let stream = try generateStructuredStream(session: Session(model: big, contextLength: 16_400), prompt: [1],
+                                                      schema: long, options: options)
             for try await event in stream {
                 if case .token = event { tokens += 1 }
                 last = event
@@ -170,7 +174,7 @@ import TestSupport
         try await Task.sleep(for: .milliseconds(30))
         consumer.cancel()
         let (last, tokens) = try await consumer.value
-        #expect(tokens < 3000)
+        #expect(tokens < 8_000)
         if case .finished(let r)? = last { #expect(r.metrics.finishReason == .cancelled) }
     }
 }
