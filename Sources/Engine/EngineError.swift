@@ -36,6 +36,8 @@ package enum EngineError: Error, Sendable, Equatable {
     case decoding(type: String, reason: String)
     /// An arithmetic expression that does not parse or evaluate; `offset` is a character offset.
     case calculation(offset: Int, reason: String)
+    /// A tool could not do what the call asked.
+    case toolFailed(name: String, reason: String)
 }
 
 extension EngineError: CustomStringConvertible {
@@ -60,6 +62,7 @@ extension EngineError: CustomStringConvertible {
         case .noAllowedToken(let n): "no token can continue the constrained output after \(n) tokens"
         case let .decoding(type, reason): "the JSON does not decode as \(type): \(reason)"
         case let .calculation(offset, reason): "calculation error at character \(offset): \(reason)"
+        case let .toolFailed(name, reason): "\(name): \(reason)"
         }
     }
 }

@@ -117,6 +117,9 @@ package final class Grammar: Sendable {
 
     /// The index of the `done` node.
     static let doneNode: Int32 = 0
+    /// The node after the document's value: one space or newline may still end the document,
+    /// which is how a model says a top-level number is finished (nothing else can follow).
+    static let trailerNode: Int32 = 1
 
     init(nodes: [Node], edges: [Edge], trigger: [UInt8], start: Int32, options: Options) {
         self.nodes = nodes
@@ -176,8 +179,8 @@ package struct GrammarState: Sendable, Equatable {
 
     init(node: Int32) { self.node = node }
 
-    /// True when nothing more may follow.
-    package var isDone: Bool { node == Grammar.doneNode }
+    /// True when the document is complete and nothing but a final space or newline may follow.
+    package var isDone: Bool { node == Grammar.doneNode || node == Grammar.trailerNode }
 }
 
 extension Grammar {

@@ -43,10 +43,10 @@ extension GrammarBuilder {
         for i in stride(from: n - 1, through: -1, by: -1) {
             var best = canClose(after: i) ? 1 : Self.unreachable
             for j in candidates(after: i) {
-                colonCost[j] = 1 + valueCost[j] + afterCost[j + 1]
+                colonCost[j] = min(1 + valueCost[j] + afterCost[j + 1], Self.unreachable)
                 best = min(best, (i >= 0 ? 1 : 0) + keys[j].count + colonCost[j])
             }
-            afterCost[i + 1] = best
+            afterCost[i + 1] = min(best, Self.unreachable)
         }
         let ws = Grammar.Flags.whitespace
         var colon: [Int32] = []
@@ -103,7 +103,7 @@ extension Grammar {
     /// Compiles `schema`, optionally behind a prefix (tool calls), with the given limits.
     package convenience init(schema: JSONSchema, prefix: Prefix = .none, options: Options = Options()) throws(EngineError) {
         var b = GrammarBuilder(options: options)
-        let root = try b.value(schema.shape, next: Grammar.doneNode, slot: 0, path: "#")
+        let root = try b.value(schema.shape, next: Grammar.trailerNode, slot: 0, path: "#")
         var start = root.entry
         var trigger: [UInt8] = []
         switch prefix {

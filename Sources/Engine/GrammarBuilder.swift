@@ -20,9 +20,15 @@ struct GrammarBuilder {
     var nodes: [Node] = [Node(kind: .done, exit: -1, cost: 0)]  // Grammar.doneNode
     var edges: [Edge] = []
     static let maxArrayNesting = 8
-    static let unreachable = Int.max / 4
+    /// Costs saturate here, so a hostile schema (nested arrays with huge minItems) cannot
+    /// overflow; such a document never fits a token budget anyway.
+    static let unreachable = Int(Int32.max)
 
-    init(options: Grammar.Options) { self.options = options }
+    init(options: Grammar.Options) {
+        self.options = options
+        let trailer = add(Node(exit: -1, cost: 0), edges: [Self.edge(" ", to: Grammar.doneNode), Self.edge("\n", to: Grammar.doneNode)])
+        precondition(trailer == Grammar.trailerNode)
+    }
 
     mutating func add(_ node: Node, edges e: [Edge] = []) -> Int32 {
         nodes.append(node)
@@ -51,6 +57,11 @@ struct GrammarBuilder {
 
     /// Compiles a value that enters `next` when complete; `slot` is its array nesting level.
     mutating func value(_ shape: Shape, next: Int32, slot: Int, path: String) throws(EngineError) -> (entry: Int32, cost: Int) {
+        let v = try unclampedValue(shape, next: next, slot: slot, path: path)
+        return (v.entry, min(v.cost, Self.unreachable))
+    }
+
+    private mutating func unclampedValue(_ shape: Shape, next: Int32, slot: Int, path: String) throws(EngineError) -> (entry: Int32, cost: Int) {
         let ws = Grammar.Flags.whitespace
         switch shape {
         case .null: return literal([.null], next: next)
@@ -59,10 +70,10 @@ struct GrammarBuilder {
         case .string(let minLength, let maxLength):
             let high = max(minLength, maxLength ?? options.maxStringLength)
             let body = add(Node(kind: .string, low: UInt16(minLength), high: UInt16(clamping: high), next: next, exit: next))
-            return (add(Node(flags: ws, exit: next, cost: Int32(minLength + 2)), edges: [Self.edge("\"", to: body)]), minLength + 2)
+            return (add(Node(flags: ws, exit: next, cost: Int32(clamping: minLength + 2)), edges: [Self.edge("\"", to: body)]), minLength + 2)
         case .number, .integer:
-            let number = add(Node(kind: shape == .number ? .number : .integer, low: UInt16(options.maxFractionDigits),
-                                  high: UInt16(options.maxIntegerDigits), next: next, exit: next))
+            let number = add(Node(kind: shape == .number ? .number : .integer, low: UInt16(clamping: options.maxFractionDigits),
+                                  high: UInt16(clamping: options.maxIntegerDigits), next: next, exit: next))
             let digits = Edge(low: UInt8(ascii: "1"), high: UInt8(ascii: "9"), phase: 3, target: number)
             let entryEdges = [Self.edge("-", to: number, phase: 1), Self.edge("0", to: number, phase: 2), digits]
             return (add(Node(flags: ws, exit: next, cost: 1), edges: entryEdges), 1)
@@ -84,7 +95,7 @@ struct GrammarBuilder {
                 all += own
                 best = min(best, v.cost)
             }
-            return (add(Node(flags: ws, exit: next, cost: Int32(best)), edges: all), best)
+            return (add(Node(flags: ws, exit: next, cost: Int32(clamping: best)), edges: all), best)
         case .taggedUnion(let key, let variants):
             return try taggedUnion(key: key, variants: variants, next: next, slot: slot, path: path)
         }
@@ -113,7 +124,7 @@ struct GrammarBuilder {
                 node.next = end.target
                 cost = min(cost, end.targetCost)
             }
-            node.cost = Int32(cost)
+            node.cost = Int32(clamping: cost)
             result.append(Edge(low: b, high: b, target: add(node, edges: child.edges)))
             best = min(best, 1 + cost)
         }
@@ -128,7 +139,7 @@ struct GrammarBuilder {
             if seen.insert(bytes).inserted { items.append(Literal(bytes: bytes, target: next, targetCost: 0)) }
         }
         let t = trie(items, depth: 0, exit: next)
-        return (add(Node(flags: .whitespace, exit: next, cost: Int32(t.cost)), edges: t.edges), t.cost)
+        return (add(Node(flags: .whitespace, exit: next, cost: Int32(clamping: t.cost)), edges: t.edges), t.cost)
     }
 
     mutating func array(_ items: Shape, minItems: Int, maxItems: Int?, next: Int32, slot: Int, path: String)
@@ -141,12 +152,12 @@ struct GrammarBuilder {
         let high = UInt16(clamping: maxItems ?? Int(UInt16.max))
         let low = UInt16(minItems)
         fill(afterItem, Node(flags: [.whitespace, .countItem], slot: UInt8(slot), low: low, high: high, exit: next,
-                             itemCost: Int32(item.cost)),
+                             itemCost: Int32(clamping: item.cost)),
              edges: [Self.edge(",", to: item.entry, condition: .belowMax), Self.edge("]", to: next, condition: .atLeastMin)])
-        let openCost = minItems == 0 ? 1 : minItems * item.cost + (minItems - 1) + 1
+        let openCost = min(minItems == 0 ? 1 : minItems * item.cost + (minItems - 1) + 1, Self.unreachable)
         let open = add(Node(flags: [.whitespace, .resetCount], slot: UInt8(slot), low: low, high: high,
-                            delegate: high > 0 ? item.entry : -1, exit: next, cost: Int32(openCost), itemCost: Int32(item.cost)),
+                            delegate: high > 0 ? item.entry : -1, exit: next, cost: Int32(clamping: openCost), itemCost: Int32(clamping: item.cost)),
                        edges: minItems == 0 ? [Self.edge("]", to: next)] : [])
-        return (add(Node(flags: .whitespace, exit: next, cost: Int32(openCost + 1)), edges: [Self.edge("[", to: open)]), openCost + 1)
+        return (add(Node(flags: .whitespace, exit: next, cost: Int32(clamping: openCost + 1)), edges: [Self.edge("[", to: open)]), openCost + 1)
     }
 }

@@ -11,6 +11,10 @@ package final class GrammarConstraint: TokenConstraint {
     package private(set) var state: GrammarState
     /// Tokens accepted so far.
     package private(set) var acceptedTokens = 0
+    /// Full-vocabulary masks computed so far, and the time they took (the sampler masks only
+    /// when its first draw is refused).
+    package private(set) var masksComputed = 0
+    package private(set) var maskSeconds = 0.0
     private var allowed: [Bool]                  // (vocab) scratch of `mask`
     private var depthStates: [GrammarState]      // (longest token + 1) scratch of `mask`
 
@@ -60,6 +64,12 @@ package final class GrammarConstraint: TokenConstraint {
     }
 
     package func mask(_ logits: UnsafeMutablePointer<Float>, count: Int, remaining: Int) throws(EngineError) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        defer {
+            masksComputed += 1
+            maskSeconds += (clock.now - started).seconds
+        }
         let budget = remaining - 1
         let tight = budget < grammar.costBound
         if try allowedTokens(budget: budget, tight: tight) {
@@ -84,7 +94,7 @@ package final class GrammarConstraint: TokenConstraint {
                 depthStates.withUnsafeMutableBufferPointer { states in
                     allow.update(repeating: false)
                     let bytes = trie.bytes, depth = trie.depth, ends = trie.subtreeEnd, deepest = trie.deepest
-                    let classes = trie.classes, starts = trie.tokenStart, tokens = trie.tokens
+                    let classes = trie.classes, stringSafe = trie.stringSafe, starts = trie.tokenStart, tokens = trie.tokens
                     func allowRange(_ from: Int32, _ to: Int32) {
                         for k in Int(from)..<Int(to) { allow[Int(tokens[k])] = true }
                     }
@@ -96,11 +106,12 @@ package final class GrammarConstraint: TokenConstraint {
                         let parent = states[d - 1]
                         let node = g.nodes[Int(parent.node)]
                         // Whole subtrees that stay inside the current lexeme need no walk.
-                        if node.kind == .string && parent.phase == 0 && classes[i].contains(.plainString)
+                        if node.kind == .string && stringSafe[i] & GrammarStepper.plainPhaseBit(parent.phase) != 0
                             && Int(parent.length) + Int(deepest[i]) - d + 1 <= Int(node.high) {
+                            // A token may end inside a UTF-8 sequence: up to 3 more bytes.
                             var s = parent
-                            s.length += 1
-                            if !tight || g.minimumBytesToFinish(s) <= budget {
+                            s.phase = 0
+                            if !tight || g.minimumBytesToFinish(s) + 3 <= budget {
                                 allowRange(starts[i], starts[Int(ends[i])])
                                 i = Int(ends[i])
                                 continue

@@ -88,17 +88,11 @@ struct GrammarStepper {
             }
             guard b >= 0x20, s.length < n.high else { return false }
             let phase: UInt8
-            switch b {
-            case UInt8(ascii: "\\"): phase = 1
-            case 0x20..<0x80: phase = 0
-            case 0xC2...0xDF: phase = 7
-            case 0xE0: phase = 9
-            case 0xED: phase = 10
-            case 0xE1...0xEF: phase = 8
-            case 0xF0: phase = 11
-            case 0xF1...0xF3: phase = 12
-            case 0xF4: phase = 13
-            default: return false
+            if b == UInt8(ascii: "\\") {
+                phase = 1
+            } else {
+                guard let p = Self.plainStringPhase(0, b) else { return false }
+                phase = p
             }
             s.length += 1
             s.phase = phase
@@ -126,19 +120,45 @@ struct GrammarStepper {
             }
             return true
         default:
-            let (lo, hi, after): (UInt8, UInt8, UInt8) = switch s.phase {
-            case 7: (0x80, 0xBF, 0)
-            case 8: (0x80, 0xBF, 7)
-            case 9: (0xA0, 0xBF, 7)
-            case 10: (0x80, 0x9F, 7)
-            case 11: (0x90, 0xBF, 8)
-            case 12: (0x80, 0xBF, 8)
-            default: (0x80, 0x8F, 8)
-            }
-            guard b >= lo && b <= hi else { return false }
-            s.phase = after
+            guard let p = Self.plainStringPhase(s.phase, b) else { return false }
+            s.phase = p
             return true
         }
+    }
+
+    /// The string phase after `b` for string content without escapes: from phase 0 (between
+    /// characters) or a UTF-8 continuation phase (7–13); nil when `b` cannot come next (a quote,
+    /// backslash or control byte between characters, or a byte that breaks UTF-8).
+    @inline(__always)
+    static func plainStringPhase(_ phase: UInt8, _ b: UInt8) -> UInt8? {
+        switch phase {
+        case 0:
+            switch b {
+            case 0x20..<0x80: return b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") ? nil : 0
+            case 0xC2...0xDF: return 7
+            case 0xE0: return 9
+            case 0xED: return 10
+            case 0xE1...0xEF: return 8
+            case 0xF0: return 11
+            case 0xF1...0xF3: return 12
+            case 0xF4: return 13
+            default: return nil
+            }
+        case 7: return b >= 0x80 && b <= 0xBF ? 0 : nil
+        case 8: return b >= 0x80 && b <= 0xBF ? 7 : nil
+        case 9: return b >= 0xA0 && b <= 0xBF ? 7 : nil
+        case 10: return b >= 0x80 && b <= 0x9F ? 7 : nil
+        case 11: return b >= 0x90 && b <= 0xBF ? 8 : nil
+        case 12: return b >= 0x80 && b <= 0xBF ? 8 : nil
+        case 13: return b >= 0x80 && b <= 0x8F ? 8 : nil
+        default: return nil
+        }
+    }
+
+    /// The bit of `TokenTrie.stringSafe` for a string phase (0 and 7–13), or 0 for escape phases.
+    @inline(__always)
+    static func plainPhaseBit(_ phase: UInt8) -> UInt8 {
+        phase == 0 ? 1 : phase >= 7 && phase <= 13 ? 1 << (phase - 6) : 0
     }
 
     /// true: consumed; false: dead; nil: the number is complete and `b` is not part of it.

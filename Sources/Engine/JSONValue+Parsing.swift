@@ -30,6 +30,13 @@ struct JSONParser {
         return v
     }
 
+    /// One value at the start of the bytes (after whitespace); returns it and the offset after it.
+    mutating func leadingValue() throws(EngineError) -> (JSONValue, end: Int) {
+        skipWhitespace()
+        let v = try value(depth: 0)
+        return (v, i)
+    }
+
     private func fail(_ expected: String) -> EngineError { .malformedJSON(offset: i, expected: expected) }
 
     private mutating func skipWhitespace() {

@@ -15,7 +15,8 @@ package func generateStructured(session: Session, prompt: [Int32], schema: JSONS
     let result = try Generator(session: session, options: o).run(prompt: prompt, constraint: constraint, isCancelled: isCancelled)
     if result.metrics.finishReason == .cancelled { throw .cancelled }
     guard constraint.minimumBytesToFinish == 0 else { throw .incompleteOutput(result.metrics.finishReason) }
-    return (result.text, result)
+    // A top-level number may end with the space or newline that told the grammar it was done.
+    return (String(result.text.reversed().drop { $0 == " " || $0 == "\n" }.reversed()), result)
 }
 
 /// `generateStructured`, decoded into `T` (whose `Decodable` shape should match the schema).

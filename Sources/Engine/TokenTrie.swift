@@ -14,10 +14,8 @@ package final class TokenTrie: @unchecked Sendable {
     /// Subtree byte classes, for skipping walks where nothing in a subtree can matter.
     struct Classes: OptionSet {
         let rawValue: UInt8
-        /// Every byte is printable ASCII other than `"` and `\`: plain characters inside a string.
-        static let plainString = Classes(rawValue: 1)
         /// No byte is `<`, the first byte of the tool-call trigger.
-        static let noAngle = Classes(rawValue: 2)
+        static let noAngle = Classes(rawValue: 1)
     }
 
     let bytes: UnsafeBufferPointer<UInt8>        // (nodes) the byte each node adds
@@ -25,6 +23,10 @@ package final class TokenTrie: @unchecked Sendable {
     let subtreeEnd: UnsafeBufferPointer<Int32>   // (nodes) first node after the node's subtree
     let deepest: UnsafeBufferPointer<UInt16>     // (nodes) largest depth inside the subtree
     let classes: UnsafeBufferPointer<Classes>    // (nodes) what holds for every byte of the subtree
+    /// (nodes) bit `GrammarStepper.plainPhaseBit(p)` is set when every path from the node down
+    /// is valid string content (no quote, escape or control byte; valid UTF-8) entered in
+    /// string phase p: then every token of the subtree is allowed inside a string.
+    let stringSafe: UnsafeBufferPointer<UInt8>
     let tokenStart: UnsafeBufferPointer<Int32>   // (nodes + 1) tokens[tokenStart[i]..<tokenStart[i + 1]] end at node i
     let tokens: UnsafeBufferPointer<Int32>       // token ids, grouped by the node they end at, in preorder
     let endOfGeneration: [Int32]
@@ -45,7 +47,17 @@ package final class TokenTrie: @unchecked Sendable {
             if !piece.isEmpty && !tokenizer.isEndOfGeneration(id) { ids.append(id) }
         }
         func piece(_ id: Int32) -> ArraySlice<UInt8> { pool[offsets[Int(id)]..<offsets[Int(id) + 1]] }
+        // Sort by the first eight bytes packed big-endian (zero-padded, so a prefix sorts first),
+        // comparing whole pieces only on ties: far fewer byte-by-byte comparisons.
+        let keys: [UInt64] = (0..<n).map { id in
+            var key: UInt64 = 0
+            let p = pool[offsets[id]..<min(offsets[id + 1], offsets[id] + 8)]
+            for (k, b) in p.enumerated() { key |= UInt64(b) << (56 - 8 * k) }
+            return key
+        }
         ids.sort { a, b in
+            let ka = keys[Int(a)], kb = keys[Int(b)]
+            if ka != kb { return ka < kb }
             let pa = piece(a), pb = piece(b)
             return pa.lexicographicallyPrecedes(pb) || (pa == pb && a < b)
         }
@@ -76,24 +88,32 @@ package final class TokenTrie: @unchecked Sendable {
         // Subtree summaries, children before parents.
         var deepest = depth
         var classes = [Classes](repeating: [], count: bytes.count)
+        var stringSafe = [UInt8](repeating: 0, count: bytes.count)
+        let entryPhases: [UInt8] = [0, 7, 8, 9, 10, 11, 12, 13]  // bit k of stringSafe
         for i in stride(from: bytes.count - 1, through: 0, by: -1) {
             let b = bytes[i]
-            var c: Classes = []
-            if b >= 0x20 && b < 0x7F && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") { c.insert(.plainString) }
-            if b != UInt8(ascii: "<") { c.insert(.noAngle) }
+            var c: Classes = b == UInt8(ascii: "<") ? [] : .noAngle
+            // For each entry phase: the phase after this byte, which every child must accept.
+            var safe: UInt8 = 0
+            for bit in 0..<8 where GrammarStepper.plainStringPhase(entryPhases[bit], b) != nil { safe |= 1 << bit }
             var child = i + 1
             while child < Int(subtreeEnd[i]) {
                 c.formIntersection(classes[child])
                 deepest[i] = max(deepest[i], deepest[child])
+                for bit in 0..<8 where safe & (1 << bit) != 0 {
+                    if let p = GrammarStepper.plainStringPhase(entryPhases[bit], b), stringSafe[child] & GrammarStepper.plainPhaseBit(p) == 0 { safe &= ~(1 << bit) }
+                }
                 child = Int(subtreeEnd[child])
             }
             classes[i] = c
+            stringSafe[i] = safe
         }
         self.bytes = Self.frozen(bytes)
         self.depth = Self.frozen(depth)
         self.subtreeEnd = Self.frozen(subtreeEnd)
         self.deepest = Self.frozen(deepest)
         self.classes = Self.frozen(classes)
+        self.stringSafe = Self.frozen(stringSafe)
         self.tokenStart = Self.frozen(tokenStart)
         self.tokens = Self.frozen(tokens)
         self.endOfGeneration = tokenizer.endOfGenerationIds.sorted()
@@ -103,7 +123,7 @@ package final class TokenTrie: @unchecked Sendable {
 
     deinit {
         for buffer in [UnsafeRawBufferPointer(bytes), UnsafeRawBufferPointer(depth), UnsafeRawBufferPointer(subtreeEnd),
-                       UnsafeRawBufferPointer(deepest), UnsafeRawBufferPointer(classes), UnsafeRawBufferPointer(tokenStart),
+                       UnsafeRawBufferPointer(deepest), UnsafeRawBufferPointer(classes), UnsafeRawBufferPointer(stringSafe), UnsafeRawBufferPointer(tokenStart),
                        UnsafeRawBufferPointer(tokens)] {
             buffer.deallocate()
         }

@@ -127,6 +127,15 @@ import TestSupport
         #expect(throws: EngineError.tokenBudgetTooSmall(needed: 40, available: 20)) {
             try generateStructured(session: Session(model: model), prompt: [1], schema: schema, options: o)
         }
+        // Costs saturate instead of overflowing on absurd minimum sizes.
+        var nested = #"{"type":"string","minLength":65000}"#
+        for _ in 0..<6 { nested = #"{"type":"array","minItems":65000,"items":"# + nested + "}" }
+        #expect {
+            try generateStructured(session: Session(model: model), prompt: [1], schema: JSONSchema(json: nested), options: o)
+        } throws: { error in
+            if case .tokenBudgetTooSmall(_, 20)? = error as? EngineError { return true }
+            return false
+        }
     }
 
     @Test func `a structured stream yields the document and its cancellation ends it`() async throws {
@@ -146,12 +155,16 @@ import TestSupport
         #expect(result.text == text)
         Self.expectValid(text, schema, "stream")
 
-        let long = try JSONSchema(json: #"{"type":"array","items":{"type":"integer"},"minItems":1500}"#)
-        o.maxTokens = 4000
-        let stream = try generateStructuredStream(session: Session(model: model, contextLength: 4096), prompt: [1], schema: long, options: o)
+        // At least 16 001 bytes, one token each: far longer than the 30 ms before cancelling.
+        let big = try Self.model(context: 16_400)
+        let long = try JSONSchema(json: #"{"type":"array","items":{"type":"integer"},"minItems":8000}"#)
+        o.maxTokens = 16_400
+        let options = o
         let consumer = Task {
             var last: GenerationEvent?
             var tokens = 0
+            let stream = try generateStructuredStream(session: Session(model: big, contextLength: 16_400), prompt: [1],
+                                                      schema: long, options: options)
             for try await event in stream {
                 if case .token = event { tokens += 1 }
                 last = event
@@ -161,7 +174,7 @@ import TestSupport
         try await Task.sleep(for: .milliseconds(30))
         consumer.cancel()
         let (last, tokens) = try await consumer.value
-        #expect(tokens < 3000)
+        #expect(tokens < 8_000)
         if case .finished(let r)? = last { #expect(r.metrics.finishReason == .cancelled) }
     }
 }

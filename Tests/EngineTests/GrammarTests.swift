@@ -14,7 +14,7 @@ import Testing
         for ok in [#"{"b":""}"#, #"{"a":1,"b":"x"}"#, #"{"a":-20,"b":"x","c":true}"#, #"{"b":"x","c":false}"#] {
             #expect(g.recognizes(ok), "\(ok)")
         }
-        for bad in [#"{}"#, #"{"a":1}"#, #"{"b":"x","a":1}"#, #"{"b":"x",}"#, #"{"b":"x"} "#, #" {"b":"x"}"#,
+        for bad in [#"{}"#, #"{"a":1}"#, #"{"b":"x","a":1}"#, #"{"b":"x",}"#, #"{"b":"x"}  "#, #"{"b":"x"}x"#, #" {"b":"x"}"#,
                     #"{"b":"x","d":1}"#, #"{"a":01,"b":""}"#, #"{"a":1.5,"b":""}"#, #"{"b":"x","c":tru}"#, #"{"b":"x""#] {
             #expect(!g.recognizes(bad), "\(bad)")
         }
@@ -42,6 +42,9 @@ import Testing
         }
         let i = try grammar(#"{"type":"integer"}"#)
         #expect(i.recognizes("42") && i.recognizes("-7") && !i.recognizes("4.0"))
+        // One space or newline ends a top-level number; nothing may follow it.
+        #expect(i.recognizes("42\n") && !i.recognizes("42\n\n") && !i.recognizes("42 1"))
+        #expect(try #require(i.state(after: Array("42 ".utf8))).isDone)
     }
 
     @Test func `arrays respect minItems and maxItems, nested arrays count separately`() throws {

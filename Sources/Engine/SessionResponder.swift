@@ -1,0 +1,77 @@
+import Tokenizers
+
+/// Assistant turns on a model: renders the conversation with the model's chat template,
+/// generates on the session (its KV cache reuses the conversation's prefix turn after turn)
+/// and constrains tool calls with the registry's grammar, so a call always parses and names a
+/// registered tool with arguments valid for it.
+///
+/// Not thread-safe: one conversation drives a responder at a time.
+package final class SessionResponder: AssistantResponding {
+    package let session: Session
+    package let template: ChatTemplate
+    package var options: GenerationOptions
+    /// A call may use a little whitespace (`<tool_call>\n{"name": …}` as Hermes examples do).
+    package var grammarOptions: Grammar.Options
+
+    package init(session: Session, options: GenerationOptions) throws(EngineError) {
+        self.session = session
+        self.template = try session.model.chatTemplate()
+        self.options = options
+        var g = Grammar.Options()
+        g.maxWhitespace = 1
+        self.grammarOptions = g
+    }
+
+    package func respond(to messages: [ChatMessage], tools: ToolChoice,
+                         onText: @escaping @Sendable (String) -> Void) async throws -> AssistantReply {
+        let tokenizer = session.model.tokenizer
+        let text = try template.render(messages: Self.adapt(messages, to: template), addGenerationPrompt: true)
+        let prompt = tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+        var o = options
+        var constraint: GrammarConstraint?
+        switch tools {
+        case .none:
+            o.stop.append(ToolRegistry.callOpen)
+        case .auto(let registry):
+            let grammar = try Grammar(schema: registry.callSchema, prefix: .freeTextUntil(ToolRegistry.callOpen), options: grammarOptions)
+            constraint = GrammarConstraint(grammar: grammar, tokenizer: tokenizer)
+        case .required(let registry):
+            let grammar = try Grammar(schema: registry.callSchema, prefix: .literal(ToolRegistry.callOpen), options: grammarOptions)
+            constraint = GrammarConstraint(grammar: grammar, tokenizer: tokenizer)
+        }
+        if let constraint {
+            let available = min(o.maxTokens, session.contextLength - prompt.count + 1)
+            if constraint.minimumBytesToFinish > available {
+                throw EngineError.tokenBudgetTooSmall(needed: constraint.minimumBytesToFinish, available: available)
+            }
+        }
+        // The answer's text is passed on until a call opens; the call itself is not.
+        var matcher = StopMatcher(stops: [ToolRegistry.callOpen])
+        var calling = false
+        var result: GenerationResult?
+        for try await event in generateStream(session: session, prompt: prompt, options: o, constraint: constraint) {
+            switch event {
+            case .token(_, let piece):
+                guard !calling else { continue }
+                let (emit, stopped) = matcher.feed(piece)
+                if !emit.isEmpty { onText(emit) }
+                calling = stopped
+            case .finished(let r):
+                result = r
+            }
+        }
+        if !calling {
+            let tail = matcher.flush()
+            if !tail.isEmpty { onText(tail) }
+        }
+        guard let result else { throw EngineError.cancelled }
+        if result.metrics.finishReason == .cancelled { throw CancellationError() }
+        return AssistantReply(text: result.text, metrics: result.metrics)
+    }
+
+    /// Templates without a tool role (Gemma) get tool results as user turns.
+    static func adapt(_ messages: [ChatMessage], to template: ChatTemplate) -> [ChatMessage] {
+        guard case .gemma = template.family else { return messages }
+        return messages.map { $0.role == .tool ? ChatMessage(role: .user, content: $0.content) : $0 }
+    }
+}

@@ -1,0 +1,138 @@
+import Tokenizers
+
+/// How one assistant turn may use tools.
+package enum ToolChoice: Sendable {
+    /// No calls: the turn is a plain answer.
+    case none
+    /// The model decides; once it writes `<tool_call>`, the call is constrained to the tools.
+    case auto(ToolRegistry)
+    /// The turn must be a call to one of the tools.
+    case required(ToolRegistry)
+}
+
+/// An assistant turn's text (a call included, as written) and its generation figures.
+package struct AssistantReply: Sendable, Equatable {
+    package var text: String
+    package var metrics: GenerationMetrics?
+    package init(text: String, metrics: GenerationMetrics? = nil) {
+        self.text = text
+        self.metrics = metrics
+    }
+}
+
+/// Writes the assistant's next message in a conversation: the engine on a model
+/// (`SessionResponder`), or a script in tests of the loop.
+package protocol AssistantResponding {
+    /// `onText` receives the answer's text as it is generated (a call's text is not passed on).
+    func respond(to messages: [ChatMessage], tools: ToolChoice, onText: @escaping @Sendable (String) -> Void) async throws -> AssistantReply
+}
+
+/// The call-and-execute loop: the model answers or calls a tool; each call is validated and
+/// run, its result goes back as a `tool` message, and the model goes on — until it answers
+/// without a call or `maxCalls` calls have been made (then one last turn without tools).
+package struct ToolCallLoop: Sendable {
+    package var registry: ToolRegistry
+    package var maxCalls: Int
+    /// Make the first turn a call (for requests that surely need a tool).
+    package var requireFirstCall = false
+
+    package init(registry: ToolRegistry, maxCalls: Int = 4) {
+        self.registry = registry
+        self.maxCalls = maxCalls
+    }
+
+    package enum Event: Sendable, Equatable {
+        case text(String)
+        case call(ToolCall?)
+        case result(ToolCallRecord)
+    }
+
+    package struct Outcome: Sendable, Equatable {
+        /// The final answer's text.
+        package var answer: String
+        package var calls: [ToolCallRecord]
+        /// The conversation, with the tools' system prompt, every call, result and the answer.
+        package var messages: [ChatMessage]
+        /// The model still wanted to call a tool when the limit was reached.
+        package var reachedCallLimit: Bool
+        /// Metrics of each turn, when the responder reports them.
+        package var turns: [GenerationMetrics?]
+    }
+
+    package func run(messages: [ChatMessage], responder: some AssistantResponding,
+                     onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> Outcome {
+        var conversation = withToolPrompt(messages)
+        var records: [ToolCallRecord] = []
+        var turns: [GenerationMetrics?] = []
+        while true {
+            try Task.checkCancellation()
+            let mayCall = !registry.isEmpty && records.count < maxCalls
+            let choice: ToolChoice = !mayCall ? .none : requireFirstCall && turns.isEmpty ? .required(registry) : .auto(registry)
+            let reply = try await responder.respond(to: conversation, tools: choice) { onEvent(.text($0)) }
+            turns.append(reply.metrics)
+            let (content, calls) = ToolCallParser.parse(reply.text)
+            if calls.isEmpty || !mayCall {
+                conversation.append(ChatMessage(role: .assistant, content: content))
+                return Outcome(answer: content, calls: records, messages: conversation, reachedCallLimit: !calls.isEmpty, turns: turns)
+            }
+            conversation.append(ChatMessage(role: .assistant, content: Self.canonical(content: content, calls: calls, raw: reply.text)))
+            for parsed in calls.prefix(maxCalls - records.count) {
+                if case .call(let call) = parsed { onEvent(.call(call)) } else { onEvent(.call(nil)) }
+                let record = await execute(parsed)
+                onEvent(.result(record))
+                records.append(record)
+                conversation.append(ChatMessage(role: .tool, content: ToolRegistry.response(
+                    name: record.call?.name, result: record.result, isError: record.isError)))
+            }
+        }
+    }
+
+    /// Runs one parsed call; every failure becomes an error result for the model to read.
+    package func execute(_ parsed: ToolCallParser.Parsed) async -> ToolCallRecord {
+        let call: ToolCall
+        switch parsed {
+        case .malformed(let reason): return ToolCallRecord(call: nil, result: reason, isError: true)
+        case .call(let c): call = c
+        }
+        guard let tool = registry.tool(named: call.name) else {
+            let names = registry.tools.map(\.name).joined(separator: ", ")
+            return ToolCallRecord(call: call, result: "there is no tool named \(call.name); the tools are: \(names)", isError: true)
+        }
+        do {
+            try tool.parameters.validate(call.arguments)
+        } catch {
+            return ToolCallRecord(call: call, result: "invalid arguments: \(error)", isError: true)
+        }
+        do {
+            return ToolCallRecord(call: call, result: try await tool.handler(call.arguments), isError: false)
+        } catch let error as EngineError {
+            return ToolCallRecord(call: call, result: error.description, isError: true)
+        } catch {
+            return ToolCallRecord(call: call, result: String(describing: error), isError: true)
+        }
+    }
+
+    /// The conversation with the tools described in its system message (added if missing).
+    package func withToolPrompt(_ messages: [ChatMessage]) -> [ChatMessage] {
+        guard !registry.isEmpty else { return messages }
+        var out = messages
+        if let first = out.first, first.role == .system {
+            out[0].content = first.content + "\n\n" + registry.systemPrompt
+        } else {
+            out.insert(ChatMessage(role: .system, content: registry.systemPrompt), at: 0)
+        }
+        return out
+    }
+
+    /// The assistant message recorded for a turn with calls: its text, then each call in its
+    /// canonical form with the closing tag (a constrained call stops before writing it); the
+    /// raw text when a call did not parse.
+    static func canonical(content: String, calls: [ToolCallParser.Parsed], raw: String) -> String {
+        var parts = content.isEmpty ? [] : [content]
+        for c in calls {
+            guard case .call(let call) = c else { return raw }
+            parts.append("\(ToolRegistry.callOpen)\n\(call.json.serialized)\n\(ToolRegistry.callClose)")
+        }
+        return parts.joined(separator: "\n")
+    }
+}

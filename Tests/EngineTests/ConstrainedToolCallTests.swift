@@ -1,0 +1,83 @@
+import Engine
+import Foundation
+import Synchronization
+import Testing
+import Tokenizers
+
+/// Tool calls through the real engine on a random-weight model: whatever it "wants", a call
+/// must parse, name a registered tool and carry arguments valid for that tool.
+@Suite struct ConstrainedToolCallTests {
+    static func registry() throws -> ToolRegistry {
+        let search = try Tool(name: "search", description: "Search the web.", parameters: JSONSchema(json: """
+            {"type":"object","properties":{"query":{"type":"string","maxLength":30},"limit":{"type":"integer"}},"required":["query"]}
+            """)) { args in "results for \(args["query"]?.string ?? "")" }
+        return ToolRegistry([.calculate(), .currentTime(), search])
+    }
+
+    static func responder(seed: UInt64, maxTokens: Int) throws -> SessionResponder {
+        let model = try ConstrainedDecodingTests.model(context: 4096)
+        var o = ConstrainedDecodingTests.sampling(seed: seed)
+        o.maxTokens = maxTokens
+        return try SessionResponder(session: Session(model: model, threads: 1), options: o)
+    }
+
+    @Test func `a required call always parses and is valid for its tool`() async throws {
+        let registry = try Self.registry()
+        let loop = ToolCallLoop(registry: registry)
+        // One session: the prompt is the same each time, so its KV cache is reused.
+        let responder = try Self.responder(seed: 0, maxTokens: 60)
+        for seed in 0..<20 {
+            responder.options.sampling.seed = UInt64(seed)
+            responder.options.maxTokens = [60, 150][seed % 2]
+            let messages = loop.withToolPrompt([ChatMessage(role: .user, content: "What is 2+2?")])
+            let reply = try await responder.respond(to: messages, tools: .required(registry)) { _ in }
+            let (_, calls) = ToolCallParser.parse(reply.text)
+            guard calls.count == 1, case .call(let call) = calls[0] else {
+                Issue.record("seed \(seed): no valid call in \(reply.text)")
+                continue
+            }
+            let tool = try #require(registry.tool(named: call.name))
+            #expect(throws: Never.self, "seed \(seed): \(reply.text)") { try tool.parameters.validate(call.arguments) }
+            #expect(reply.metrics?.finishReason == .grammarComplete)
+        }
+    }
+
+    @Test func `the whole loop runs on the engine and ends within the cap`() async throws {
+        for seed in 0..<4 {
+            var loop = ToolCallLoop(registry: try Self.registry(), maxCalls: 2)
+            loop.requireFirstCall = true
+            let responder = try Self.responder(seed: UInt64(seed), maxTokens: 60)
+            let out = try await loop.run(messages: [ChatMessage(role: .user, content: "Search for cats.")], responder: responder)
+            #expect(!out.calls.isEmpty && out.calls.count <= 2)
+            #expect(out.calls[0].call != nil, "the forced first call parsed")
+            #expect(out.turns.count <= 3)
+        }
+    }
+
+    @Test func `free text without the trigger is left alone`() async throws {
+        let registry = try Self.registry()
+        let responder = try Self.responder(seed: 5, maxTokens: 30)
+        let messages = ToolCallLoop(registry: registry).withToolPrompt([ChatMessage(role: .user, content: "Hi")])
+        let streamed = Streamed()
+        let reply = try await responder.respond(to: messages, tools: .auto(registry)) { streamed.append($0) }
+        if !reply.text.contains(ToolRegistry.callOpen) { #expect(streamed.text == reply.text) }
+    }
+
+    @Test func `cancelling a turn stops it`() async throws {
+        let task = Task {
+            let responder = try Self.responder(seed: 1, maxTokens: 100_000)
+            return try await responder.respond(to: [ChatMessage(role: .user, content: "Talk.")], tools: .none) { _ in }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        let result = await task.result
+        if case .success(let reply) = result { #expect(reply.metrics?.finishReason != .length) }
+    }
+}
+
+/// Collects streamed text across tasks.
+final class Streamed: Sendable {
+    private let box = Mutex("")
+    func append(_ s: String) { box.withLock { $0 += s } }
+    var text: String { box.withLock { $0 } }
+}
