@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "Tokenizers", dependencies: ["Formats"]),
         .target(name: "Audio"),
         .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
-        .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats"]),
+        .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats", "Audio"]),
         .target(name: "ModelStore"),
         .target(name: "OnDevice", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
         .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Engine", "ModelStore", "Tokenizers"]),
