@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats", "Audio"]),
         .target(name: "ModelStore"),
         .target(name: "OnDevice", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
-        .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Engine", "ModelStore", "Tokenizers"]),
+        .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Engine", "ModelStore", "Tokenizers", "Audio"]),
         .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Engine", "ModelStore"]),
         .target(name: "TestSupport", dependencies: ["Formats", "Tensor", "Tokenizers"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),

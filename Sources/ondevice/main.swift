@@ -11,6 +11,8 @@ let usage = """
       tokenize --model M [--json] TEXT
       chat     --model M [--system TEXT]
       bench    --model M [--threads N] [--json]
+      transcribe FILE [--model ID] [--stream] [--vad] [--beam N] [--language L] [--json|--srt|--vtt]
+      vad      FILE [--model ID] [--threshold T] [--json]
       help
 
     M is a catalog id (see catalog/models.lock) or a path to a GGUF file.
@@ -28,6 +30,8 @@ func runCommand(_ args: [String]) async throws {
     case "tokenize": try await TokenizeCommand.run(rest)
     case "chat": try await ChatCommand.run(rest)
     case "bench": try await BenchCommand.run(rest)
+    case "transcribe": try await TranscribeCommand.run(rest)
+    case "vad": try await VADCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }
