@@ -36,7 +36,10 @@ extension Transcriber {
             }
             let previous = Array(allTokens[promptResetSince...])
             let prompt = makePrompt(previous: previous, language: language, options: options)
+            let t0 = clock.now
             let result = try decodeWithFallback(prompt: prompt, options: options, random: &random, isCancelled: isCancelled)
+            metrics.decodeSeconds += Self.seconds(clock.now - t0)
+            metrics.tokens += result.search.tokens.count
 
             if let threshold = options.noSpeechThreshold {
                 var skip = result.search.noSpeechProb > threshold

@@ -15,6 +15,9 @@ package final class Transcriber {
     package let tokenizer: WhisperTokenizer
     package let features: WhisperFeatureExtractor
     let state: WhisperState
+    /// Timings of the last `transcribe` call.
+    package internal(set) var metrics = TranscriptionMetrics()
+    let clock = ContinuousClock()
 
     /// Seconds per mel frame and per timestamp token.
     static let secondsPerFrame = 0.01
@@ -63,7 +66,10 @@ package final class Transcriber {
                             isCancelled: () -> Bool = { false },
                             onSegment: (TranscriptionSegment) -> Void = { _ in }) throws(SpeechError) -> Transcription {
         try options.validate()
+        metrics = TranscriptionMetrics()
+        let t0 = clock.now
         let mel = features.compute(samples)
+        metrics.melSeconds = Self.seconds(clock.now - t0)
         let duration = Double(samples.count) / Double(WhisperFeatureExtractor.sampleRate)
         var language = "en"
         var languageProbability = 1.0
@@ -98,7 +104,14 @@ package final class Transcriber {
 
     /// Encodes frames `start ..< start + count` of `mel`, zero-padded to a 30 s window.
     func encodeWindow(_ mel: LogMelSpectrogram, start: Int, count: Int) {
+        let t0 = clock.now
         let window = mel.window(start: start, count: count, length: WhisperFeatureExtractor.windowFrames)
         window.withUnsafeBufferPointer { model.encode($0, state: state) }
+        metrics.encodeSeconds += Self.seconds(clock.now - t0)
+        metrics.windows += 1
+    }
+
+    package static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 }

@@ -70,36 +70,57 @@ extension WhisperModel {
         }
     }
 
-    /// Bidirectional attention of every encoder position over all positions, per head.
+    /// Bidirectional attention of every encoder position over all positions, per head, in
+    /// blocks of queries: S = Q·Kᵀ, softmax(S/√d), O = S·V, each product through the packed
+    /// GEMM. (Score rows of 1500 per query; a block of 60 queries keeps S in L2.)
     private func encoderSelfAttention(qkv: UnsafeMutablePointer<Float>, out: UnsafeMutablePointer<Float>, state: WhisperState) {
         let c = config, d = c.width, heads = c.encoderHeads, hd = d / heads, n = c.audioContext
         let scale = 1 / Float(hd).squareRoot()
-        // Tasks are (head, block of queries) so both cores stay busy whatever the head count.
-        let blocks = max(1, state.scoreRows / heads)
+        let block = 60
+        let blocks = (n + block - 1) / block
         let tasks = heads * blocks
-        nonisolated(unsafe) let q = qkv, o = out, scores = state.scores
-        let body: @Sendable (Int) -> Void = { task in
-            let head = task % heads, block = task / heads
-            let scratch = scores + task * n
-            for row in (n * block / blocks)..<(n * (block + 1) / blocks) {
-                od_attend_head(q + row * 3 * d + head * hd, q + d + head * hd, q + 2 * d + head * hd, 3 * d,
-                               n, hd, scale, scratch, o + row * d + head * hd)
+        let workers = max(1, min(state.threads, tasks))
+        let scores = UnsafeMutablePointer<Float>.allocate(capacity: workers * block * n)
+        defer { scores.deallocate() }
+        nonisolated(unsafe) let q = qkv, o = out, s = scores
+        let body: @Sendable (Int) -> Void = { worker in
+            let scratch = s + worker * block * n
+            for task in stride(from: worker, to: tasks, by: workers) {
+                let head = task % heads, first = task / heads * block
+                let rows = min(block, n - first)
+                let keys = Gemm.Operand(data: q + d + head * hd, rowStride: 3 * d, isHalf: false, reductionMajor: false)
+                Gemm.multiply(q + first * 3 * d + head * hd, rows: rows, reduction: hd, lda: 3 * d, b: keys, columns: n,
+                              out: scratch, ldc: n)
+                od_softmax_rows(scratch, Int64(rows), Int64(n), Int64(n), scale)
+                let values = Gemm.Operand(data: q + 2 * d + head * hd, rowStride: 3 * d, isHalf: false, reductionMajor: true)
+                Gemm.multiply(scratch, rows: rows, reduction: n, lda: n, b: values, columns: hd,
+                              out: o + first * d + head * hd, ldc: d)
             }
         }
-        if state.threads > 1 {
-            DispatchQueue.concurrentPerform(iterations: tasks, execute: body)
+        if workers > 1 {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: body)
         } else {
-            for task in 0..<tasks { body(task) }
+            body(0)
         }
     }
 
     /// out = x·W (+ bias) for `rows` rows.
     func linear(_ l: WhisperLinear, _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, rows: Int, state: WhisperState) {
-        state.matmul.linear(l.weight, x, out, n: rows)
+        // Batches go through the blocked GEMM; a few rows (decoding) through the dot kernels,
+        // which read F16 weights directly and are bound by memory, not arithmetic.
+        if rows >= Self.gemmRows && (l.weight.type == .f16 || l.weight.type == .f32) {
+            Gemm.multiply(x, rows: rows, reduction: l.weight.rowLength, lda: l.weight.rowLength, b: Gemm.Operand(weight: l.weight),
+                          columns: l.outputs, out: out, ldc: l.outputs, threads: state.threads)
+        } else {
+            state.matmul.linear(l.weight, x, out, n: rows)
+        }
         if let bias = l.bias {
             bias.withUnsafeBufferPointer { VectorMath.addBias(out, $0.baseAddress!, rows: rows, width: l.outputs) }
         }
     }
+
+    /// Rows from which a linear layer uses the GEMM.
+    static let gemmRows = 12
 
     func norm(_ n: WhisperLayerNorm, _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, rows: Int) {
         n.gamma.withUnsafeBufferPointer { g in

@@ -13,6 +13,7 @@ let usage = """
       bench    --model M [--threads N] [--json]
       transcribe FILE [--model ID] [--stream] [--vad] [--beam N] [--language L] [--json|--srt|--vtt]
       vad      FILE [--model ID] [--threshold T] [--json]
+      bench-asr FILE... [--model ID] [--threads 1,2] [--beam N] [--repetitions R] [--json]
       help
 
     M is a catalog id (see catalog/models.lock) or a path to a GGUF file.
@@ -32,6 +33,7 @@ func runCommand(_ args: [String]) async throws {
     case "bench": try await BenchCommand.run(rest)
     case "transcribe": try await TranscribeCommand.run(rest)
     case "vad": try await VADCommand.run(rest)
+    case "bench-asr": try await ASRBenchCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }
