@@ -23,6 +23,9 @@ let usage = """
       prefetch [--manifest ondevice.json] [--ops op,op] [--json]
       capability OP|MODEL|all [--json]
       bench-residency [--models ID,ID,...] [--budget BYTES] [--rounds N] [--context N] [--json]
+      transcribe FILE [--model ID] [--stream] [--vad] [--beam N] [--language L] [--json|--srt|--vtt]
+      vad      FILE [--model ID] [--threshold T] [--json]
+      bench-asr FILE... [--model ID] [--threads 1,2] [--beam N] [--repetitions R] [--json]
       help
 
     M is a catalog id (see catalog/models.lock) or a path to a GGUF file.
@@ -47,6 +50,9 @@ func runCommand(_ args: [String]) async throws {
     case "prefetch": try await PrefetchCommand.run(rest)
     case "capability": try await CapabilityCommand.run(rest)
     case "bench-residency": try await BenchResidencyCommand.run(rest)
+    case "transcribe": try await TranscribeCommand.run(rest)
+    case "vad": try await VADCommand.run(rest)
+    case "bench-asr": try await ASRBenchCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }

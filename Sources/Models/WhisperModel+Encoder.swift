@@ -1,0 +1,132 @@
+import CKernels
+import Dispatch
+import Kernels
+
+extension WhisperModel {
+    /// Encodes one 30 s window of log-mel frames, (melCount, 2·audioContext) row-major, into
+    /// `state.encoderOutput`, and derives every decoder layer's cross-attention keys and values
+    /// from it. Resets the decoder.
+    package func encode(_ mel: UnsafeBufferPointer<Float>, state: WhisperState) {
+        let c = config, d = c.width, positions = c.audioContext, frames = 2 * positions
+        precondition(mel.count == c.melCount * frames, "a window is \(c.melCount) × \(frames) mel values")
+        let w = weights
+        let mels = c.melCount
+        // conv1 (k3, s1, p1) as a matmul over columns (channel, tap): col[t][ch·3 + k] = mel[ch][t + k - 1].
+        let columns = state.encoderWide
+        for t in 0..<frames {
+            let row = columns + t * mels * 3
+            for ch in 0..<mels {
+                let src = mel.baseAddress! + ch * frames
+                for k in 0..<3 {
+                    let i = t + k - 1
+                    row[ch * 3 + k] = i >= 0 && i < frames ? src[i] : 0
+                }
+            }
+        }
+        let conv1 = state.encoderQKV  // (frames, d)
+        linear(w.conv1, columns, conv1, rows: frames, state: state)
+        VectorMath.geluErf(conv1, out: conv1, count: frames * d)
+        // conv2 (k3, s2, p1): col[t][ch·3 + k] = conv1[2t + k - 1][ch].
+        for t in 0..<positions {
+            let row = columns + t * d * 3
+            for k in 0..<3 {
+                let i = 2 * t + k - 1
+                if i >= 0 && i < frames {
+                    let src = conv1 + i * d
+                    for ch in 0..<d { row[ch * 3 + k] = src[ch] }
+                } else {
+                    for ch in 0..<d { row[ch * 3 + k] = 0 }
+                }
+            }
+        }
+        let x = state.encoderX
+        linear(w.conv2, columns, x, rows: positions, state: state)
+        VectorMath.geluErf(x, out: x, count: positions * d)
+        w.encoderPositions.withUnsafeBufferPointer { VectorMath.add(x, $0.baseAddress!, out: x, count: positions * d) }
+
+        let h = state.encoderH, qkv = state.encoderQKV, attn = state.encoderAttn, ffn = state.encoderWide
+        for layer in w.encoderLayers {
+            norm(layer.attentionNorm, x, h, rows: positions)
+            linear(layer.qkv, h, qkv, rows: positions, state: state)
+            encoderSelfAttention(qkv: qkv, out: attn, state: state)
+            linear(layer.attentionOutput, attn, h, rows: positions, state: state)
+            VectorMath.add(x, h, out: x, count: positions * d)
+            norm(layer.ffnNorm, x, h, rows: positions)
+            linear(layer.fc1, h, ffn, rows: positions, state: state)
+            VectorMath.geluErf(ffn, out: ffn, count: positions * c.feedForwardWidth)
+            linear(layer.fc2, ffn, h, rows: positions, state: state)
+            VectorMath.add(x, h, out: x, count: positions * d)
+        }
+        norm(w.encoderNorm, x, state.encoderOutput, rows: positions)
+        prepareCrossAttention(state: state)
+        state.resetDecoder()
+    }
+
+    /// Every decoder layer's cross-attention keys and values from the encoder output.
+    private func prepareCrossAttention(state: WhisperState) {
+        let c = config, t = c.audioContext
+        for (l, layer) in weights.decoderLayers.enumerated() {
+            linear(layer.crossKeyValue, state.encoderOutput, state.crossKV + l * t * 2 * c.width, rows: t, state: state)
+        }
+    }
+
+    /// Bidirectional attention of every encoder position over all positions, per head, in
+    /// blocks of queries: S = Q·Kᵀ, softmax(S/√d), O = S·V, each product through the packed
+    /// GEMM. (Score rows of 1500 per query; a block of 60 queries keeps S in L2.)
+    private func encoderSelfAttention(qkv: UnsafeMutablePointer<Float>, out: UnsafeMutablePointer<Float>, state: WhisperState) {
+        let c = config, d = c.width, heads = c.encoderHeads, hd = d / heads, n = c.audioContext
+        let scale = 1 / Float(hd).squareRoot()
+        let block = 60
+        let blocks = (n + block - 1) / block
+        let tasks = heads * blocks
+        let workers = max(1, min(state.threads, tasks))
+        let scores = UnsafeMutablePointer<Float>.allocate(capacity: workers * block * n)
+        defer { scores.deallocate() }
+        nonisolated(unsafe) let q = qkv, o = out, s = scores
+        let body: @Sendable (Int) -> Void = { worker in
+            let scratch = s + worker * block * n
+            for task in stride(from: worker, to: tasks, by: workers) {
+                let head = task % heads, first = task / heads * block
+                let rows = min(block, n - first)
+                let keys = Gemm.Operand(data: q + d + head * hd, rowStride: 3 * d, isHalf: false, reductionMajor: false)
+                Gemm.multiply(q + first * 3 * d + head * hd, rows: rows, reduction: hd, lda: 3 * d, b: keys, columns: n,
+                              out: scratch, ldc: n)
+                od_softmax_rows(scratch, Int64(rows), Int64(n), Int64(n), scale)
+                let values = Gemm.Operand(data: q + 2 * d + head * hd, rowStride: 3 * d, isHalf: false, reductionMajor: true)
+                Gemm.multiply(scratch, rows: rows, reduction: n, lda: n, b: values, columns: hd,
+                              out: o + first * d + head * hd, ldc: d)
+            }
+        }
+        if workers > 1 {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: body)
+        } else {
+            body(0)
+        }
+    }
+
+    /// out = x·W (+ bias) for `rows` rows.
+    func linear(_ l: WhisperLinear, _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, rows: Int, state: WhisperState) {
+        // Batches go through the blocked GEMM; a few rows (decoding) through the dot kernels,
+        // which read F16 weights directly and are bound by memory, not arithmetic.
+        if rows >= Self.gemmRows && (l.weight.type == .f16 || l.weight.type == .f32) {
+            Gemm.multiply(x, rows: rows, reduction: l.weight.rowLength, lda: l.weight.rowLength, b: Gemm.Operand(weight: l.weight),
+                          columns: l.outputs, out: out, ldc: l.outputs, threads: state.threads)
+        } else {
+            state.matmul.linear(l.weight, x, out, n: rows)
+        }
+        if let bias = l.bias {
+            bias.withUnsafeBufferPointer { VectorMath.addBias(out, $0.baseAddress!, rows: rows, width: l.outputs) }
+        }
+    }
+
+    /// Rows from which a linear layer uses the GEMM.
+    static let gemmRows = 12
+
+    func norm(_ n: WhisperLayerNorm, _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, rows: Int) {
+        n.gamma.withUnsafeBufferPointer { g in
+            n.beta.withUnsafeBufferPointer { b in
+                VectorMath.layerNorm(x, gamma: g.baseAddress!, beta: b.baseAddress!, out: out, rows: rows, width: config.width)
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Finds the folder or file of a speech model given as `--model`: a path, or a catalog id
+/// resolved (and pulled on first use) through the model store.
+enum SpeechModelFiles {
+    /// The folder holding a faster-whisper model (`model.bin`, `config.json`, `tokenizer.json`).
+    static func whisperDirectory(_ argument: String) async throws -> String {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: argument, isDirectory: &isDir) {
+            return isDir.boolValue ? argument : (argument as NSString).deletingLastPathComponent
+        }
+        let installed = try await ModelLocator.installedModel(argument)
+        guard let bin = installed.path(of: "model.bin") else { throw CLIError.io("model '\(argument)' is not a Whisper model (no model.bin)") }
+        return (bin as NSString).deletingLastPathComponent
+    }
+
+    /// The Silero VAD weights (`silero_vad_16k.safetensors`).
+    static func sileroWeights(_ argument: String) async throws -> String {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: argument, isDirectory: &isDir) {
+            return isDir.boolValue ? (argument as NSString).appendingPathComponent("silero_vad_16k.safetensors") : argument
+        }
+        let installed = try await ModelLocator.installedModel(argument)
+        guard let path = installed.path(of: "silero_vad_16k.safetensors") else {
+            throw CLIError.io("model '\(argument)' has no silero_vad_16k.safetensors")
+        }
+        return path
+    }
+}

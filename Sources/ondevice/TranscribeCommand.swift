@@ -1,0 +1,69 @@
+import Audio
+import Engine
+import Foundation
+
+/// `ondevice transcribe FILE`: speech to text with Whisper. Prints timed lines, or one JSON
+/// object (`--json`), or subtitles (`--srt`, `--vtt`); `--stream` prints partial and final
+/// text as the audio is fed in real-time-sized chunks; `--vad` skips what Silero VAD finds silent.
+enum TranscribeCommand {
+    static func run(_ args: ArraySlice<String>) async throws {
+        let a = try Arguments(args, options: ["model", "beam", "threads", "language", "vad-model", "chunk-ms"],
+                              flags: ["json", "srt", "vtt", "stream", "vad", "greedy"])
+        guard let file = a.positionals.first, a.positionals.count == 1 else { throw CLIError.missingArgument("FILE") }
+        let formats = ["json", "srt", "vtt"].filter(a.has)
+        if formats.count > 1 { throw CLIError.conflicting("--\(formats[0])", "--\(formats[1])") }
+        let threads = try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount
+        guard threads > 0 else { throw CLIError.invalidValue(option: "--threads", value: "\(threads)", expected: "positive") }
+        var options = TranscriptionOptions(language: a.string("language"), beamSize: try a.int("beam") ?? 5)
+        if a.has("greedy") { options.beamSize = 1 }
+        guard (1...16).contains(options.beamSize) else {
+            throw CLIError.invalidValue(option: "--beam", value: "\(options.beamSize)", expected: "1 to 16")
+        }
+        let clip = try WAVFile.read(path: file)
+        let directory = try await SpeechModelFiles.whisperDirectory(a.string("model") ?? "whisper-tiny.en-ct2")
+        let transcriber = try Transcriber(directory: directory, threads: threads)
+        var gate: VoiceActivityDetector?
+        if a.has("vad") {
+            gate = try VoiceActivityDetector(path: try await SpeechModelFiles.sileroWeights(a.string("vad-model") ?? "silero-vad-v6"))
+        }
+        let result: Transcription
+        if let gate {
+            result = try transcriber.transcribe(clip, options: options, speechOnly: gate)
+        } else {
+            result = try transcriber.transcribe(clip, options: options)
+        }
+        switch formats.first {
+        case "json":
+            try printJSON([
+                "text": result.text, "language": result.language, "language_probability": result.languageProbability,
+                "duration": result.duration,
+                "segments": result.segments.map { s in
+                    ["id": s.id, "seek": s.seek, "start": rounded(s.start), "end": rounded(s.end), "text": s.text,
+                     "tokens": s.tokens.map(Int.init), "temperature": Double(s.temperature), "avg_logprob": s.averageLogProb,
+                     "compression_ratio": s.compressionRatio, "no_speech_prob": s.noSpeechProb] as [String: Any]
+                },
+            ])
+        case "srt":
+            for (i, s) in result.segments.enumerated() {
+                writeOut("\(i + 1)\n\(timestamp(s.start, comma: true)) --> \(timestamp(s.end, comma: true))\n\(s.text.trimmingCharacters(in: .whitespaces))\n\n")
+            }
+        case "vtt":
+            writeOut("WEBVTT\n\n")
+            for s in result.segments {
+                writeOut("\(timestamp(s.start, comma: false)) --> \(timestamp(s.end, comma: false))\n\(s.text.trimmingCharacters(in: .whitespaces))\n\n")
+            }
+        default:
+            for s in result.segments {
+                writeOut(String(format: "[%@ --> %@]", timestamp(s.start, comma: false), timestamp(s.end, comma: false)) + s.text + "\n")
+            }
+        }
+    }
+
+    static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+
+    /// `HH:MM:SS,mmm` (SRT) or `HH:MM:SS.mmm` (WebVTT).
+    static func timestamp(_ seconds: Double, comma: Bool) -> String {
+        let ms = Int((max(0, seconds) * 1000).rounded())
+        return String(format: "%02d:%02d:%02d%@%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, comma ? "," : ".", ms % 1000)
+    }
+}
