@@ -10,6 +10,14 @@ package struct Citation: Sendable, Equatable {
     package var score: Float
     package var text: String
     package var metadata: [String: String]
+
+    package init(number: Int, chunk: ChunkKey, score: Float, text: String, metadata: [String: String]) {
+        self.number = number
+        self.chunk = chunk
+        self.score = score
+        self.text = text
+        self.metadata = metadata
+    }
 }
 
 /// What `RAGSession.ask` streams, in order: the citations once, then the answer's text as it is
@@ -113,7 +121,7 @@ package struct RAGSession: Sendable {
 
     /// The chat prompt: the system instruction, then one user turn with the numbered passages
     /// and the question.
-    func prompt(_ question: String, _ citations: [Citation]) throws(TokenizerError) -> String {
+    package func prompt(_ question: String, _ citations: [Citation]) throws(TokenizerError) -> String {
         var context = ""
         for c in citations {
             let source = c.metadata["path"].map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
