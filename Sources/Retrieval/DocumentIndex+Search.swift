@@ -37,29 +37,29 @@ extension DocumentIndex {
     }
 
     private func lexicalSearch(_ query: String, k: Int, capability: SearchCapability) -> SearchResults {
-        search.syncLexical(contents)
-        let lexical = search.lexical
+        structures.syncLexical(contents)
+        let lexical = structures.lexical
         let hits = lexical.search(query, k: k).map { hit(lexical.keys[$0.row], score: $0.score) }
         return SearchResults(capability: capability, method: .bm25, hits: hits)
     }
 
     private func semanticSearch(_ vector: [Float], k: Int, identity: BackendIdentity) -> SearchResults {
-        search.syncVectors(contents)
-        guard let matrix = search.matrix else { return SearchResults(capability: .semantic(identity), method: .exact, hits: []) }
+        structures.syncVectors(contents)
+        guard let matrix = structures.matrix else { return SearchResults(capability: .semantic(identity), method: .exact, hits: []) }
         var method = SearchMethod.exact
         var found: [(row: Int, score: Float)]
-        if search.liveVectorCount >= options.approximateThreshold {
-            if search.hnsw == nil {
+        if structures.liveVectorCount >= options.approximateThreshold {
+            if structures.hnsw == nil {
                 let start = Date()
-                search.buildGraph(options.hnsw)
+                structures.buildGraph(options.hnsw)
                 emit(.approximateIndexBuilt(vectors: matrix.count, seconds: Date().timeIntervalSince(start)))
             }
-            found = search.approximate(vector, k: k) ?? []
+            found = structures.approximate(vector, k: k) ?? []
             method = .approximate
         } else {
-            found = search.exact(vector, k: k, threads: embedder?.threads ?? 1)
+            found = structures.exact(vector, k: k, threads: embedder?.threads ?? 1)
         }
-        let keys = search.matrix!.keys
+        let keys = structures.matrix!.keys
         return SearchResults(capability: .semantic(identity), method: method,
                              hits: found.map { hit(keys[$0.row], score: $0.score) })
     }

@@ -22,7 +22,7 @@ package actor DocumentIndex {
     private let lock: IndexLock?
     private let onEvent: @Sendable (IndexEvent) -> Void
     var contents = IndexContents()
-    var search = SearchStructures()
+    var structures = SearchStructures()
 
     /// Opens (a writer creates) the index in `directory`.
     ///

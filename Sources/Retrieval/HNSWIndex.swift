@@ -48,7 +48,8 @@ struct HNSWIndex {
         let u = max(Double(rng.next() >> 11) / Double(1 << 53), 1e-300)
         let level = min(Int(-log(u) / log(Double(m))), 16)
         levels.append(Int8(level))
-        while links.count <= level { links.append([]) }
+        // A new top layer starts with an (empty) entry for every earlier node.
+        while links.count <= level { links.append([[Int32]](repeating: [], count: node)) }
         for l in 0..<links.count { links[l].append([]) }
         guard entry >= 0 else {
             entry = Int32(node)

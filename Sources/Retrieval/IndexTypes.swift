@@ -63,6 +63,8 @@ package enum IndexEvent: Sendable, Equatable {
 package struct IndexOptions: Sendable, Equatable {
     package var chunking = ChunkingOptions()
     /// From this many vectors on, semantic search uses the HNSW graph instead of the exact scan.
+    /// The graph is built in memory on the first such search (tens of seconds at 100k vectors)
+    /// and kept up to date after that, so it pays off in long-lived processes only.
     package var approximateThreshold = 20_000
     package var hnsw = HNSWParameters()
     /// Threads for embedding and the exact scan (nil: the machine's cores).
