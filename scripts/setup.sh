@@ -3,7 +3,7 @@
 # test and demo models (fetched with pip and verified by scripts/fetch-models.py), and a release
 # build of the `ondevice` command. Safe to run again: every step is cached.
 #
-# Usage: scripts/setup.sh [--no-build] [MODEL_ID ...]   (default models: the LLMs)
+# Usage: scripts/setup.sh [--no-build] [MODEL_ID ...]   (default models: the LLMs and the embedding models)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +15,7 @@ for a in "$@"; do
         *) models+=("$a") ;;
     esac
 done
-[ ${#models[@]} -gt 0 ] || models=(smollm2-135m-instruct-q4_1 gemma3-270m-q4_k_m)
+[ ${#models[@]} -gt 0 ] || models=(smollm2-135m-instruct-q4_1 gemma3-270m-q4_k_m all-minilm-l6-v2 nomic-embed-text-v1.5-f16)
 
 # Debian packages: none are needed yet beyond the Swift toolchain, python3 and pip.
 apt_packages=()

@@ -103,7 +103,7 @@ package struct WordPieceNormalizer: Sendable, Equatable {
     }
 
     /// ASCII punctuation (which includes symbols such as `$+<=>^`|~`) or a Unicode P* category.
-    static func isPunctuation(_ c: Unicode.Scalar) -> Bool {
+    package static func isPunctuation(_ c: Unicode.Scalar) -> Bool {
         let v = c.value
         if v < 128 {
             return (v >= 33 && v <= 47) || (v >= 58 && v <= 64) || (v >= 91 && v <= 96) || (v >= 123 && v <= 126)

@@ -90,8 +90,9 @@ extension WordPieceTokenizer {
     }
 
     /// BERT's spelling of a GGUF WordPiece vocabulary entry.
-    static func bertSpelling(_ piece: String) -> String {
-        if piece.hasPrefix("\u{2581}") { return String(String.UnicodeScalarView(piece.unicodeScalars.dropFirst())) }
+    package static func bertSpelling(_ piece: String) -> String {
+        // Scalars, not Characters: "▁" followed by a combining mark is one Character.
+        if piece.unicodeScalars.first == "\u{2581}" { return String(String.UnicodeScalarView(piece.unicodeScalars.dropFirst())) }
         if piece.hasPrefix("[") && piece.hasSuffix("]") { return piece }
         return "##" + piece
     }

@@ -26,9 +26,16 @@ let usage = """
       transcribe FILE [--model ID] [--stream] [--vad] [--beam N] [--language L] [--json|--srt|--vtt]
       vad      FILE [--model ID] [--threshold T] [--json]
       bench-asr FILE... [--model ID] [--threads 1,2] [--beam N] [--repetitions R] [--json]
+      embed    TEXT|--file F [--model E] [--task query|document | --prefix P] [--overflow truncate|chunk|fail] [--json]
+      index    add PATH... | remove ID... | list | reembed | compact  [--index DIR] [--model E | --lexical]
+      search   QUERY [--k N] [--json] [--index DIR] [--model E | --lexical]
+      ask      QUESTION [--k N] [--llm M] [--max-tokens N] [--json] [--index DIR] [--model E | --lexical]
+      bench-embed [--model E] [--threads N] [--sentences N] [--vectors N,N] [--json]
       help
 
-    M is a catalog id (see catalog/models.lock) or a path to a GGUF file.
+    M is a catalog id (see catalog/models.lock) or a path to a GGUF file. E is an embedding model:
+    all-minilm-l6-v2 (default), nomic-embed-text-v1.5-f16, or a model directory or .gguf path.
+    The index lives in $XDG_DATA_HOME/ondevice/index unless --index DIR (or $ONDEVICE_INDEX) says otherwise.
     Common options: --threads N (kernel threads), --context N (context length).
     Environment: ONDEVICE_HOME (model store root), HF_ENDPOINT (Hugging Face base URL for
     downloads), HF_TOKEN (sent to that host only).
@@ -53,6 +60,11 @@ func runCommand(_ args: [String]) async throws {
     case "transcribe": try await TranscribeCommand.run(rest)
     case "vad": try await VADCommand.run(rest)
     case "bench-asr": try await ASRBenchCommand.run(rest)
+    case "embed": try await EmbedCommand.run(rest)
+    case "index": try await IndexCommand.run(rest)
+    case "search": try await SearchCommand.run(rest)
+    case "ask": try await AskCommand.run(rest)
+    case "bench-embed": try await EmbedBenchCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }
