@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "od_gemm.h"
+#include "od_encoder.h"
 #include "ckernels.h"
 #include "simd.h"
 
@@ -195,8 +196,4 @@ void od_softmax_rows(float *x, int64_t rows, int64_t n, int64_t ld, float scale)
         for (int64_t j = 0; j < n; j++) { row[j] = expf((row[j] - max) * scale); s += row[j]; }
         for (int64_t j = 0; j < n; j++) row[j] /= s;
     }
-}
-
-void od_gelu_erf(const float *x, float *out, int64_t n) {
-    for (int64_t i = 0; i < n; i++) out[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678118654752f));
 }

@@ -6,7 +6,7 @@
 // weight vectors and 4 activation vectors for 12 FMAs. Tiles walk a block of weight rows that
 // stays in L2 across a block of tokens.
 #include <string.h>
-#include "od_gemm.h"
+#include "od_gemm_rows.h"
 #include "ckernels.h"
 
 #if defined(__x86_64__) || defined(_M_X64)

@@ -5,3 +5,5 @@
 #include "od_encoder.h"
 #include "od_sha256.h"
 #include "od_writeback.h"
+#include "od_gemm.h"
+#include "od_gemm_rows.h"

@@ -1,6 +1,3 @@
-// Matrix products for encoder batches: many tokens against F32 or F16 weight rows, as in a
-// BERT forward pass over a packed batch. Register-blocked (4 tokens x 3 weight rows share
-// every load) on AVX2/FMA/F16C, chosen at run time; a scalar twin elsewhere.
 #ifndef ONDEVICE_GEMM_H
 #define ONDEVICE_GEMM_H
 #include <stddef.h>
@@ -25,26 +22,6 @@ void od_gemm_scalar(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda
 /// Row-wise softmax of scale * x over `rows` rows of `n` (stride ld), in place.
 void od_softmax_rows(float *x, int64_t rows, int64_t n, int64_t ld, float scale);
 
-/// out = 0.5 x (1 + erf(x / sqrt 2)) (exact GELU), out may alias x.
-void od_gelu_erf(const float *x, float *out, int64_t n);
+// The exact (erf) GELU is od_gelu_erf in od_encoder.h.
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/// out[t * out_stride + r] = dot(x + t * cols, weight row r) for t in [0, n_tokens) and r in
-/// [row_begin, row_end). Weight rows hold `cols` elements of ggml type `w_type` (0 = F32,
-/// 1 = F16), `w_row_bytes` apart. Returns 0 when `w_type` is not F32 or F16 (nothing written).
-int od_gemm_rows(int32_t w_type, int64_t cols, const void *w, size_t w_row_bytes,
-                 int64_t row_begin, int64_t row_end, const float *x, int64_t n_tokens,
-                 float *out, int64_t out_stride);
-
-/// The portable scalar twin of od_gemm_rows.
-int od_gemm_rows_scalar(int32_t w_type, int64_t cols, const void *w, size_t w_row_bytes,
-                        int64_t row_begin, int64_t row_end, const float *x, int64_t n_tokens,
-                        float *out, int64_t out_stride);
-
-#ifdef __cplusplus
-}
-#endif
 #endif
