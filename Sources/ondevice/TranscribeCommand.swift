@@ -8,7 +8,7 @@ import Foundation
 enum TranscribeCommand {
     static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["model", "beam", "threads", "language", "vad-model", "chunk-ms"],
-                              flags: ["json", "srt", "vtt", "stream", "vad", "greedy"])
+                              flags: ["json", "srt", "vtt", "stream", "vad", "greedy", "fast"])
         guard let file = a.positionals.first, a.positionals.count == 1 else { throw CLIError.missingArgument("FILE") }
         let formats = ["json", "srt", "vtt"].filter(a.has)
         if formats.count > 1 { throw CLIError.conflicting("--\(formats[0])", "--\(formats[1])") }
@@ -25,6 +25,14 @@ enum TranscribeCommand {
         var gate: VoiceActivityDetector?
         if a.has("vad") {
             gate = try VoiceActivityDetector(path: try await SpeechModelFiles.sileroWeights(a.string("vad-model") ?? "silero-vad-v6"))
+        }
+        if a.has("stream") {
+            if a.has("srt") || a.has("vtt") { throw CLIError.conflicting("--stream", a.has("srt") ? "--srt" : "--vtt") }
+            if a.string("beam") == nil { options.beamSize = 1 }
+            try await StreamTranscription.run(transcriber: transcriber, clip: clip, options: options, gate: gate,
+                                              chunkMilliseconds: try a.int("chunk-ms") ?? 100, realTime: !a.has("fast"),
+                                              json: a.has("json"))
+            return
         }
         let result: Transcription
         if let gate {

@@ -24,7 +24,10 @@ import Tokenizers
         #expect(t.languages.count == 99)
     }
 
-    @Test func `golden tokens decode to the golden text and the text encodes back`() throws {
+    /// base's `tokenizer.json` lacks the merge "Ġ t" (its merges list starts at "Ġ a"), so
+    /// encoding " the" there gives "Ġ" + "the", as Hugging Face tokenizers does with that file,
+    /// while the model itself emits "Ġthe": only tiny.en's text encodes back to its tokens.
+    @Test func `golden tokens decode to the golden text and tiny.en text encodes back`() throws {
         for (dir, file, size) in [(SpeechModels.tinyEnglish, "asr/whisper-tiny-en.jsonl", 51864),
                                   (SpeechModels.base, "asr/whisper-base.jsonl", 51865)] {
             guard let t = try Self.tokenizer(dir, vocabularySize: size) else { continue }
@@ -32,10 +35,14 @@ import Tokenizers
                 for segment in record.objects("segments") {
                     let tokens = segment.ints("tokens").map(Int32.init)
                     #expect(t.decode(tokens) == segment.string("text"))
-                    let text = tokens.filter { $0 < t.endOfText }
-                    #expect(t.encode(segment.string("text")) == text)
+                    if size == 51864 {
+                        #expect(t.encode(segment.string("text")) == tokens.filter { $0 < t.endOfText })
+                    }
                 }
             }
+        }
+        if let base = try Self.tokenizer(SpeechModels.base, vocabularySize: 51865) {
+            #expect(base.encode(" the") == [220, 3322])
         }
     }
 

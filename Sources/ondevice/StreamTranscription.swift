@@ -1,0 +1,61 @@
+import Audio
+import Engine
+import Foundation
+
+/// `ondevice transcribe --stream`: plays the file into live transcription in real time (one
+/// chunk every `chunkMilliseconds`, as a microphone would deliver it) and prints partial text
+/// (rewritten in place on a terminal) and final text; `--json` prints one JSON object per event.
+enum StreamTranscription {
+    static func run(transcriber: Transcriber, clip: AudioClip, options: TranscriptionOptions, gate: VoiceActivityDetector?,
+                    chunkMilliseconds: Int, realTime: Bool, json: Bool) async throws {
+        guard chunkMilliseconds > 0 else { throw CLIError.invalidValue(option: "--chunk-ms", value: "\(chunkMilliseconds)", expected: "positive") }
+        let samples = try clip.resampled(to: 16_000).samples
+        var streamOptions = options
+        streamOptions.temperatures = [0]
+        let streaming = StreamingTranscriber(transcriber: transcriber, options: streamOptions, gate: gate)
+        let chunk = 16 * chunkMilliseconds
+        let (audio, feeder) = AsyncStream<[Float]>.makeStream()
+        let producer = Task {
+            var i = 0
+            while i < samples.count {
+                feeder.yield(Array(samples[i..<min(i + chunk, samples.count)]))
+                i += chunk
+                if realTime { try? await Task.sleep(for: .milliseconds(chunkMilliseconds)) }
+            }
+            feeder.finish()
+        }
+        let tty = isatty(STDOUT_FILENO) != 0 && !json
+        var shownPartial = false
+        for try await event in transcribeStream(streaming, audio: audio) {
+            switch event {
+            case .partial(let text):
+                if json { try printJSON(["type": "partial", "text": text]) } else if tty {
+                    writeOut("\r\u{1B}[2K\u{1B}[2m" + text + "\u{1B}[0m")
+                    shownPartial = true
+                }
+            case let .final(text, start, end):
+                if json {
+                    try printJSON(["type": "final", "text": text, "start": start, "end": end])
+                } else {
+                    if shownPartial { writeOut("\r\u{1B}[2K") }
+                    writeOut(String(format: "[%7.2f → %7.2f]", start, end) + text + "\n")
+                    shownPartial = false
+                }
+            case .finished(let m):
+                let summary: [String: Any] = [
+                    "type": "finished", "passes": m.passes, "audio_seconds": m.audioSeconds, "compute_seconds": m.computeSeconds,
+                    "mean_partial_latency": m.meanPartialLatency, "max_partial_latency": m.maxPartialLatency,
+                ]
+                if json {
+                    try printJSON(summary)
+                } else {
+                    if shownPartial { writeOut("\r\u{1B}[2K") }
+                    FileHandle.standardError.write(Data(String(
+                        format: "[%d passes, %.1f s audio, %.1f s compute, partial latency mean %.2f s, max %.2f s]\n",
+                        m.passes, m.audioSeconds, m.computeSeconds, m.meanPartialLatency, m.maxPartialLatency).utf8))
+                }
+            }
+        }
+        producer.cancel()
+    }
+}
