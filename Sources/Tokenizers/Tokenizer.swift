@@ -50,11 +50,11 @@ package final class Tokenizer: Sendable {
 
         // llama.cpp renames empty token texts so they stay unique and visible.
         let texts = spec.tokens.enumerated().map { id, text in text.isEmpty ? "[EMPTY_\(id)]" : text }
-        let table = try TokenTable(texts: texts.map { Array($0.utf8) })
+        let table = try TokenTable(texts: texts)
         var attributes = spec.types.map { $0.map(TokenAttributes.init(ggufType:)) }
             ?? [TokenAttributes](repeating: .normal, count: n)
         let eog = EndOfGeneration(
-            tokens: texts, attributes: &attributes, eosId: spec.eosId, eotId: spec.eotId, eomId: spec.eomId)
+            table: table, attributes: &attributes, eosId: spec.eosId, eotId: spec.eotId, eomId: spec.eomId)
 
         switch spec.model {
         case .bytePairEncoding:
