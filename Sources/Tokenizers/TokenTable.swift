@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Token texts stored back to back, with an exact byte-string → id hash index.
 ///
 /// Byte strings, not `String`: Swift `String` equality is canonical equivalence, which would
@@ -102,13 +96,30 @@ final class TokenTable: @unchecked Sendable {
                     let id = Int(entry & 0xFFFF_FFFF) - 1
                     let start = Int(offsets[id]), end = Int(offsets[id + 1])
                     if end - start == text.count,
-                       text.count == 0 || memcmp(storage.baseAddress! + start, text.baseAddress!, text.count) == 0 {
+                       text.count == 0 || TokenTable.equal(storage.baseAddress! + start, text.baseAddress!, text.count) {
                         return Int32(id)
                     }
                 }
                 slot = (slot + 1) & mask
             }
         }
+    }
+
+    /// Byte equality, eight bytes at a time (tokens are short; a libc call cost more than the compare).
+    @inline(__always)
+    fileprivate static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var i = 0
+        while i + 8 <= n {
+            let x = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+            let y = UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self)
+            if x != y { return false }
+            i += 8
+        }
+        while i < n {
+            if a[i] != b[i] { return false }
+            i += 1
+        }
+        return true
     }
 
     /// Polynomial hash `Σ bytes[i]·B^(n-1-i)` mod 2⁶⁴, so that
