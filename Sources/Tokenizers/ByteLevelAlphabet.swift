@@ -38,7 +38,7 @@ package enum ByteLevelAlphabet {
 
     /// Decodes a vocabulary string back to raw bytes. A code point outside the alphabet is kept as
     /// its own UTF-8 (llama.cpp writes an `[UNK_BYTE_…]` marker there; no real vocabulary has one).
-    static func decode(_ text: ArraySlice<UInt8>) -> [UInt8] {
+    static func decode(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.count)
         for scalar in String(decoding: text, as: UTF8.self).unicodeScalars {

@@ -74,12 +74,17 @@ final class BytePairEncoder: Sendable {
         output.append(contentsOf: result)
     }
 
-    private struct Candidate {
+    /// A queued merge; lower rank first, then leftmost.
+    private struct Candidate: Comparable {
         var rank: UInt32
         var left: Int32
         var right: Int32
         var leftSymbol: Int32
         var rightSymbol: Int32
+
+        static func < (a: Candidate, b: Candidate) -> Bool {
+            a.rank < b.rank || (a.rank == b.rank && a.left < b.left)
+        }
     }
 
     /// Runs the merges over one word and returns its final symbols in order.
@@ -88,7 +93,7 @@ final class BytePairEncoder: Sendable {
         var symbol = word.map { byteSymbol[Int($0)] }
         var prev = (0..<n).map { Int32($0) - 1 }
         var next = (0..<n).map { $0 + 1 < n ? Int32($0 + 1) : -1 }
-        var heap = BinaryHeap<Candidate> { a, b in a.rank < b.rank || (a.rank == b.rank && a.left < b.left) }
+        var heap = BinaryHeap<Candidate>()
         func consider(_ left: Int32, _ right: Int32) {
             guard left >= 0, right >= 0 else { return }
             let l = symbol[Int(left)], r = symbol[Int(right)]

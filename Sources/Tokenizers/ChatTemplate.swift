@@ -2,6 +2,7 @@
 /// we recognise in `tokenizer.chat_template`. We do not run Jinja: the family is detected from
 /// marker texts and rendered here, reproducing the output of the known templates exactly.
 package struct ChatTemplate: Sendable, Equatable {
+    /// The template families we can render.
     package enum Family: Sendable, Equatable {
         /// `<|im_start|>role\ncontent<|im_end|>\n` (SmolLM2, Qwen, …). `defaultSystemPrompt` is the
         /// system message the template inserts when the conversation has none.
@@ -11,6 +12,7 @@ package struct ChatTemplate: Sendable, Equatable {
         case gemma
     }
 
+    /// The recognised family.
     package let family: Family
 
     /// Recognises the family of a GGUF `tokenizer.chat_template`; nil text → `.noChatTemplate`.
@@ -25,6 +27,7 @@ package struct ChatTemplate: Sendable, Equatable {
         }
     }
 
+    /// A template of a known family, without metadata.
     package init(family: Family) {
         self.family = family
     }

@@ -26,34 +26,39 @@ struct EndOfGeneration {
     ]
 
     /// Derives the set; `attributes` gains the control bit on every token matched by text.
-    init(tokens: [String], attributes: inout [TokenAttributes], eosId: Int32?, eotId: Int32?, eomId: Int32?) {
+    /// Texts are looked up as exact bytes in `table`, as llama.cpp compares them.
+    init(table: TokenTable, attributes: inout [TokenAttributes], eosId: Int32?, eotId: Int32?, eomId: Int32?) {
+        func lookUp(_ texts: Set<String>) -> [Int32] {
+            texts.compactMap { table.id(of: Array($0.utf8)) }.sorted()
+        }
         // The lowest id wins when several texts of one role exist (llama.cpp's pick is hash order).
         func firstId(_ texts: Set<String>) -> Int32? {
-            guard let id = tokens.firstIndex(where: texts.contains) else { return nil }
-            attributes[id].insert(.control)
-            return Int32(id)
+            guard let id = lookUp(texts).first else { return nil }
+            attributes[Int(id)].insert(.control)
+            return id
         }
         endOfTurnId = eotId ?? firstId(Self.endOfTurnTexts)
         let endOfMessageId = eomId ?? firstId(Self.endOfMessageTexts)
         for fim in [Self.fillInMiddlePadTexts, Self.fillInMiddleRepoTexts, Self.fillInMiddleSeparatorTexts] {
-            if let id = firstId(fim) { ids.insert(id) }
+            if let id = firstId(fim) { self.ids.insert(id) }
         }
-        for (id, text) in tokens.enumerated() where Self.endOfGenerationTexts.contains(text) {
-            ids.insert(Int32(id))
-            attributes[id].insert(.control)
+        for id in lookUp(Self.endOfGenerationTexts) {
+            self.ids.insert(id)
+            attributes[Int(id)].insert(.control)
         }
-        for id in [eosId, endOfTurnId, endOfMessageId].compactMap({ $0 }) { ids.insert(id) }
+        for id in [eosId, endOfTurnId, endOfMessageId].compactMap({ $0 }) { self.ids.insert(id) }
+        func has(_ text: String) -> Int32? { table.id(of: Array(text.utf8)) }
         // gpt-oss style vocabularies: "<|end|>" separates messages there, it does not end generation.
-        let hasReturnAndCall = tokens.contains("<|return|>") && tokens.contains("<|call|>")
-        let hasCallsAndFlush = tokens.contains("<|calls|>") && tokens.contains("<|flush|>")
-        if hasReturnAndCall || hasCallsAndFlush, let end = tokens.firstIndex(of: "<|end|>") {
-            ids.remove(Int32(end))
-            attributes[end] = .userDefined
+        let hasReturnAndCall = has("<|return|>") != nil && has("<|call|>") != nil
+        let hasCallsAndFlush = has("<|calls|>") != nil && has("<|flush|>") != nil
+        if hasReturnAndCall || hasCallsAndFlush, let end = has("<|end|>") {
+            self.ids.remove(end)
+            attributes[Int(end)] = .userDefined
         }
         // Gemma 4 style vocabularies: "</s>" is an ordinary token when "<|tool_response>" exists.
-        if tokens.contains("<|tool_response>"), let s = tokens.firstIndex(of: "</s>") {
-            ids.remove(Int32(s))
-            attributes[s] = .normal
+        if has("<|tool_response>") != nil, let s = has("</s>") {
+            self.ids.remove(s)
+            attributes[Int(s)] = .normal
         }
     }
 }

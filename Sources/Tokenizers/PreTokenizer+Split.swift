@@ -1,6 +1,6 @@
 /// The word splits of the byte-level BPE pre-tokenizers, as hand-written scanners over code points.
 ///
-/// Port of the behaviour of llama.cpp `src/unicode.cpp` (`unicode_regex_split_custom_gpt2`,
+/// Port of the behaviour of ggml-org/llama.cpp@0c4093cc `src/unicode.cpp` (`unicode_regex_split_custom_gpt2`,
 /// `unicode_regex_split_custom_llama3`): greedy, no backtracking, and `(?!\S)` treats the end of
 /// the chunk as "not a non-space", which is what makes `"a  b"` split as `a`, ` `, ` b`.
 extension PreTokenizer {

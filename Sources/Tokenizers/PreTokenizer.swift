@@ -1,7 +1,8 @@
 /// How byte-level BPE splits text into words before merging, from GGUF `tokenizer.ggml.pre`.
 ///
-/// Each case names the split llama.cpp applies for that pre-tokenizer type (llama.cpp
-/// `src/llama-vocab.cpp`, `llm_tokenizer_bpe`); the splits are hand-written scanners, not regexes.
+/// Each case names the split llama.cpp applies for that pre-tokenizer type (ggml-org/llama.cpp
+/// @00ad355e `src/llama-vocab.cpp`, `llm_tokenizer_bpe`); the splits are hand-written scanners,
+/// not regexes.
 package enum PreTokenizer: Sendable, Equatable {
     /// `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`.
     case gpt2
@@ -26,12 +27,13 @@ package enum PreTokenizer: Sendable, Equatable {
             return
         }
         switch ggufName {
-        case "gpt-2", "phi-2", "jina-es", "jina-de", "jina-v1-en", "jina-v2-es", "jina-v2-de",
-             "jina-v2-code", "roberta-bpe", "gigachat", "mpt", "olmo", "jais":
+        // (Names whose llama.cpp vocabularies also need per-token lstrip rules, such as the
+        // jina-v2 embedders, are deliberately absent.)
+        case "gpt-2", "phi-2", "jina-es", "jina-de", "jina-v1-en", "roberta-bpe", "gigachat", "mpt", "olmo", "jais":
             self = .gpt2
         case "smollm", "starcoder", "refact", "command-r", "codeshell", "exaone", "minerva-7b":
             self = .digitsThenGPT2
-        case "llama3", "llama-v3", "llama-bpe", "falcon3", "pixtral", "dbrx", "smaug-bpe":
+        case "llama3", "llama-v3", "llama-bpe", "falcon3", "pixtral":
             self = .llama3
         case "qwen2", "deepseek-r1-qwen", "stablelm2", "megrez":
             self = .qwen2

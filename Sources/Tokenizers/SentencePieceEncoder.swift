@@ -18,68 +18,22 @@ struct SentencePieceEncoder: Sendable {
         }
     }
 
-    private struct Candidate {
-        var score: Float
-        var left: Int32
-        var right: Int32
-        var size: Int32
-    }
-
     /// Appends the tokens of one raw-text fragment (spaces not yet escaped).
     func encode(fragment: ArraySlice<UInt8>, spacePrefix: Bool, table: TokenTable, into output: inout [Int32]) {
         var text: [UInt8] = []
-        text.reserveCapacity(fragment.count + 8)
+        text.reserveCapacity(fragment.count + fragment.count / 2 + 3)
         if spacePrefix { text.append(contentsOf: [0xE2, 0x96, 0x81]) }
         for b in fragment {
             if b == 0x20 { text.append(contentsOf: [0xE2, 0x96, 0x81]) } else { text.append(b) }
         }
         guard !text.isEmpty else { return }
-
-        // Symbols are byte spans of `text`: start, length (0 once merged away), neighbours.
-        var start: [Int32] = [], length: [Int32] = []
-        var offset = 0
-        while offset < text.count {
-            let n = min(Self.utf8Length(text[offset]), text.count - offset)
-            start.append(Int32(offset))
-            length.append(Int32(n))
-            offset += n
-        }
-        let count = start.count
-        var prev = (0..<count).map { Int32($0) - 1 }
-        var next = (0..<count).map { $0 + 1 < count ? Int32($0 + 1) : -1 }
-        var heap = BinaryHeap<Candidate> { a, b in a.score > b.score || (a.score == b.score && a.left < b.left) }
-
-        text.withUnsafeBufferPointer { bytes in
-            func piece(_ from: Int32, _ size: Int32) -> Int32? {
-                table.id(of: UnsafeBufferPointer(rebasing: bytes[Int(from)..<Int(from + size)]))
-            }
-            func consider(_ left: Int32, _ right: Int32) {
-                guard left >= 0, right >= 0 else { return }
-                let size = length[Int(left)] + length[Int(right)]
-                guard let id = piece(start[Int(left)], size) else { return }
-                heap.push(Candidate(score: scores[Int(id)], left: left, right: right, size: size))
-            }
-            for i in 1..<max(count, 1) { consider(Int32(i - 1), Int32(i)) }
-            while let best = heap.pop() {
-                let l = Int(best.left), r = Int(best.right)
-                guard length[l] > 0, length[r] > 0, length[l] + length[r] == best.size else { continue }
-                length[l] += length[r]
-                length[r] = 0
-                next[l] = next[r]
-                if next[r] >= 0 { prev[Int(next[r])] = best.left }
-                consider(prev[l], best.left)
-                consider(best.left, next[l])
-            }
-            var i: Int32 = 0
-            while i >= 0 {
-                if let id = piece(start[Int(i)], length[Int(i)]) {
-                    output.append(id)
-                } else {
-                    for k in Int(start[Int(i)])..<Int(start[Int(i)] + length[Int(i)]) where byteToken[Int(bytes[k])] >= 0 {
-                        output.append(byteToken[Int(bytes[k])])
-                    }
+        withExtendedLifetime(table) {
+            text.withUnsafeBufferPointer { bytes in
+                scores.withUnsafeBufferPointer { scores in
+                    var session = Session(bytes: bytes, table: table.lookup, scores: scores)
+                    session.run()
+                    session.emit(byteToken: byteToken, into: &output)
                 }
-                i = next[Int(i)]
             }
         }
     }
@@ -91,6 +45,96 @@ struct SentencePieceEncoder: Sendable {
         case 0xE: return 3
         case 0xF: return 4
         default: return 1
+        }
+    }
+}
+
+/// A queued merge; higher score first, then leftmost.
+private struct Candidate: Comparable {
+    var score: Float
+    var left: Int32
+    var right: Int32
+    var size: Int32
+
+    static func < (a: Candidate, b: Candidate) -> Bool {
+        a.score > b.score || (a.score == b.score && a.left < b.left)
+    }
+}
+
+/// The merge state of one fragment. Symbols are byte spans of the escaped text: `start`,
+/// `length` (0 once merged away), linked-list neighbours, and the table hash of the span with
+/// its shift factor, so a candidate pair hashes in O(1).
+private struct Session {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let table: TokenTable.Lookup
+    let scores: UnsafeBufferPointer<Float>
+    var start: [Int32] = []
+    var length: [Int32] = []
+    var hash: [UInt64] = []
+    var power: [UInt64] = []
+    var prev: [Int32] = []
+    var next: [Int32] = []
+    var heap = BinaryHeap<Candidate>()
+
+    init(bytes: UnsafeBufferPointer<UInt8>, table: TokenTable.Lookup, scores: UnsafeBufferPointer<Float>) {
+        self.bytes = bytes
+        self.table = table
+        self.scores = scores
+        var offset = 0
+        while offset < bytes.count {
+            let n = min(SentencePieceEncoder.utf8Length(bytes[offset]), bytes.count - offset)
+            start.append(Int32(offset))
+            length.append(Int32(n))
+            hash.append(TokenTable.hash(UnsafeBufferPointer(rebasing: bytes[offset..<(offset + n)])))
+            power.append(TokenTable.power(n))
+            offset += n
+        }
+        let count = start.count
+        prev = (0..<count).map { Int32($0) - 1 }
+        next = (0..<count).map { $0 + 1 < count ? Int32($0 + 1) : -1 }
+    }
+
+    func piece(_ from: Int32, _ size: Int32, hash: UInt64) -> Int32? {
+        table.id(of: UnsafeBufferPointer(rebasing: bytes[Int(from)..<Int(from + size)]), hash: hash)
+    }
+
+    mutating func consider(_ left: Int32, _ right: Int32) {
+        guard left >= 0, right >= 0 else { return }
+        let l = Int(left), r = Int(right)
+        let size = length[l] + length[r]
+        guard let id = piece(start[l], size, hash: hash[l] &* power[r] &+ hash[r]) else { return }
+        heap.push(Candidate(score: scores[Int(id)], left: left, right: right, size: size))
+    }
+
+    mutating func run() {
+        for i in 1..<max(start.count, 1) { consider(Int32(i - 1), Int32(i)) }
+        while let best = heap.pop() {
+            let l = Int(best.left), r = Int(best.right)
+            // Stale candidate: a side was merged away or has grown since it was queued.
+            guard length[l] > 0, length[r] > 0, length[l] + length[r] == best.size else { continue }
+            length[l] += length[r]
+            length[r] = 0
+            hash[l] = hash[l] &* power[r] &+ hash[r]
+            power[l] = power[l] &* power[r]
+            next[l] = next[r]
+            if next[r] >= 0 { prev[Int(next[r])] = best.left }
+            consider(prev[l], best.left)
+            consider(best.left, next[l])
+        }
+    }
+
+    func emit(byteToken: [Int32], into output: inout [Int32]) {
+        var i: Int32 = 0
+        while i >= 0 {
+            let s = start[Int(i)], n = length[Int(i)]
+            if let id = piece(s, n, hash: hash[Int(i)]) {
+                output.append(id)
+            } else {
+                for k in Int(s)..<Int(s + n) where byteToken[Int(bytes[k])] >= 0 {
+                    output.append(byteToken[Int(bytes[k])])
+                }
+            }
+            i = next[Int(i)]
         }
     }
 }

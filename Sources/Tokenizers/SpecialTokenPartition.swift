@@ -17,6 +17,7 @@ struct SpecialTokenPartition: Sendable {
     private let children: [UInt64: Int32]  // trie edges: (node << 8 | byte) → child node
     private let terminal: [Int32]  // (nodes): token ending at that node, or -1
     private let specialOnly: Set<Int32>  // control/unknown: only with parseSpecial
+    private let startsToken: [Bool]  // (256): some special text starts with this byte
 
     init(table: TokenTable, attributes: [TokenAttributes]) {
         var ids: [Int32] = []
@@ -49,6 +50,9 @@ struct SpecialTokenPartition: Sendable {
         }
         self.children = children
         self.terminal = terminal
+        var startsToken = [Bool](repeating: false, count: 256)
+        for id in ids { startsToken[Int(table.text(id)[0])] = true }
+        self.startsToken = startsToken
     }
 
     func partition(_ input: [UInt8], parseSpecial: Bool, table: TokenTable) -> [Fragment] {
@@ -79,7 +83,7 @@ struct SpecialTokenPartition: Sendable {
     /// Tokens whose text occurs somewhere in `input`, in partition order.
     private func presentTokens(_ input: [UInt8], parseSpecial: Bool) -> [Int32] {
         var found: [Int32] = []
-        for start in 0..<input.count {
+        for start in 0..<input.count where startsToken[Int(input[start])] {
             var node: Int32 = 0
             var i = start
             while i < input.count, let child = children[UInt64(node) << 8 | UInt64(input[i])] {
@@ -93,7 +97,7 @@ struct SpecialTokenPartition: Sendable {
         return Set(found).sorted { rankOf[$0]! < rankOf[$1]! }
     }
 
-    private static func find(_ needle: ArraySlice<UInt8>, in haystack: [UInt8], within range: Range<Int>) -> Range<Int>? {
+    private static func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: [UInt8], within range: Range<Int>) -> Range<Int>? {
         let n = needle.count
         guard n > 0, range.count >= n else { return nil }
         let first = needle.first!

@@ -9,6 +9,7 @@ package struct StreamingDetokenizer {
     private let renderSpecial: Bool
     private var pending: [UInt8] = []
 
+    /// - Parameter renderSpecial: whether control tokens show their text.
     package init(tokenizer: Tokenizer, renderSpecial: Bool = false) {
         self.tokenizer = tokenizer
         self.renderSpecial = renderSpecial

@@ -35,7 +35,7 @@ struct TokenPieces: Sendable {
     }
 
     /// `▁` (E2 96 81) → space.
-    private static func appendUnescaped(_ text: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    private static func appendUnescaped(_ text: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         var i = text.startIndex
         while i < text.endIndex {
             if text[i] == 0xE2, i + 2 < text.endIndex, text[i + 1] == 0x96, text[i + 2] == 0x81 {
@@ -49,7 +49,7 @@ struct TokenPieces: Sendable {
     }
 
     /// The XX of `<0xXX>`.
-    private static func byteValue(_ text: ArraySlice<UInt8>) -> UInt8? {
+    private static func byteValue(_ text: UnsafeBufferPointer<UInt8>) -> UInt8? {
         guard text.count == 6 else { return nil }
         return UInt8(String(decoding: text.dropFirst(3).prefix(2), as: UTF8.self), radix: 16)
     }

@@ -11,6 +11,7 @@ import Formats
 /// adds neither (Llama 3 adds BOS). Special ids outside the vocabulary are ignored, as llama.cpp
 /// ignores them with a warning.
 extension TokenizerSpec {
+    /// Reads the tokenizer metadata of `gguf`; missing required keys are typed errors.
     package init(gguf: GGUFFile) throws(TokenizerError) {
         guard let modelName = gguf.string("tokenizer.ggml.model") else {
             throw .missingMetadata(key: "tokenizer.ggml.model")

@@ -11,8 +11,11 @@ package struct TokenizerSpec: Sendable {
     package var types: [Int32]?
     /// BPE merges, `"left right"`, in rank order (`tokenizer.ggml.merges`).
     package var merges: [String]?
+    /// Tokenization algorithm (`tokenizer.ggml.model`).
     package var model: TokenizerModel
+    /// BPE word split (`tokenizer.ggml.pre`); `.none` for SentencePiece.
     package var pre: PreTokenizer
+    /// Special token ids (`tokenizer.ggml.*_token_id`).
     package var bosId: Int32?
     package var eosId: Int32?
     /// End-of-turn token; when nil it is looked up by text as llama.cpp does.
@@ -30,6 +33,7 @@ package struct TokenizerSpec: Sendable {
     /// Jinja chat template text (`tokenizer.chat_template`), recognised by `ChatTemplate`.
     package var chatTemplate: String?
 
+    /// A spec from plain values; defaults describe a vocabulary with no special tokens.
     package init(
         tokens: [String], scores: [Float]? = nil, types: [Int32]? = nil, merges: [String]? = nil,
         model: TokenizerModel, pre: PreTokenizer,

@@ -56,3 +56,12 @@ import Tokenizers
         #expect((try? PreTokenizer(ggufName: "default", model: .sentencePiece)) == PreTokenizer.none)
     }
 }
+
+@Suite struct WholeWordLookupTests {
+    @Test func `llama3 takes a whole word from the vocabulary without merging`() throws {
+        let llama3 = try Tiny.bpe(extra: ["abc"], merges: [], pre: .llama3)
+        #expect(Tiny.texts(llama3, llama3.encode("abc", parseSpecial: false)) == ["abc"])
+        let qwen2 = try Tiny.bpe(extra: ["abc"], merges: [], pre: .qwen2)
+        #expect(Tiny.texts(qwen2, qwen2.encode("abc", parseSpecial: false)) == ["a", "b", "c"])
+    }
+}
