@@ -111,6 +111,45 @@ AVX2_FN static void kernel_6x16(int64_t kc, const float *a, int64_t lda, const f
     }
 }
 
+AVX2_FN static void softmax_rows_avx2(float *x, int64_t rows, int64_t n, int64_t ld, float scale);
+
+/// Few rows (beam search steps): no packing, each F16/F32 weight row is converted once and
+/// multiplied into every activation row; two weight rows at a time share the activation loads.
+AVX2_FN static void gemm_few_rows(int64_t m, int64_t k, const float *a, int64_t lda, const void *b, int64_t ldb, int b_type,
+                                  float *c, int64_t ldc, int accumulate, int64_t col_begin, int64_t col_end) {
+    enum { MMAX = 8 };
+    for (int64_t j = col_begin; j < col_end; j += 2) {
+        int two = j + 1 < col_end;
+        __m256 acc0[MMAX], acc1[MMAX];
+        for (int i = 0; i < m; i++) { acc0[i] = _mm256_setzero_ps(); acc1[i] = _mm256_setzero_ps(); }
+        int64_t p = 0;
+        for (; p + 8 <= k; p += 8) {
+            __m256 w0, w1;
+            if (b_type == 1) {
+                w0 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)((const uint16_t *)b + j * ldb + p)));
+                w1 = two ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)((const uint16_t *)b + (j + 1) * ldb + p))) : w0;
+            } else {
+                w0 = _mm256_loadu_ps((const float *)b + j * ldb + p);
+                w1 = two ? _mm256_loadu_ps((const float *)b + (j + 1) * ldb + p) : w0;
+            }
+            for (int i = 0; i < m; i++) {
+                __m256 x = _mm256_loadu_ps(a + i * lda + p);
+                acc0[i] = _mm256_fmadd_ps(w0, x, acc0[i]);
+                acc1[i] = _mm256_fmadd_ps(w1, x, acc1[i]);
+            }
+        }
+        for (int i = 0; i < m; i++) {
+            float s0 = hsum_ps(acc0[i]), s1 = hsum_ps(acc1[i]);
+            for (int64_t q = p; q < k; q++) {
+                s0 += a[i * lda + q] * load_b(b, ldb, b_type, 0, j, q);
+                if (two) s1 += a[i * lda + q] * load_b(b, ldb, b_type, 0, j + 1, q);
+            }
+            c[i * ldc + j] = accumulate ? c[i * ldc + j] + s0 : s0;
+            if (two) c[i * ldc + j + 1] = accumulate ? c[i * ldc + j + 1] + s1 : s1;
+        }
+    }
+}
+
 AVX2_FN static void gemm_avx2(int64_t m, int64_t k, const float *a, int64_t lda,
                               const void *b, int64_t ldb, int b_type, int b_kmajor,
                               float *c, int64_t ldc, int accumulate, int64_t col_begin, int64_t col_end) {
@@ -147,6 +186,87 @@ AVX2_INLINE __m256 exp_ps(__m256 x) {
     return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
 }
 
+AVX2_FN static void attend_transposed_avx2(const float *q, int64_t ld_q, int64_t rows, const float *kt, const float *v,
+                                           int64_t ld_v, int64_t n, int64_t hd, float scale, float *scores, float *out,
+                                           int64_t ld_out) {
+    // Scores, 32 keys at a time: the (head_dim, 32) slice of K^T stays in L1 across the rows.
+    int64_t j = 0;
+    for (; j + 32 <= n; j += 32) {
+        for (int64_t r = 0; r < rows; r++) {
+            __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+            const float *qr = q + r * ld_q;
+            for (int64_t d = 0; d < hd; d++) {
+                __m256 x = _mm256_broadcast_ss(qr + d);
+                const float *kd = kt + d * n + j;
+                s0 = _mm256_fmadd_ps(x, _mm256_loadu_ps(kd), s0);
+                s1 = _mm256_fmadd_ps(x, _mm256_loadu_ps(kd + 8), s1);
+                s2 = _mm256_fmadd_ps(x, _mm256_loadu_ps(kd + 16), s2);
+                s3 = _mm256_fmadd_ps(x, _mm256_loadu_ps(kd + 24), s3);
+            }
+            float *sr = scores + r * n + j;
+            _mm256_storeu_ps(sr, s0); _mm256_storeu_ps(sr + 8, s1);
+            _mm256_storeu_ps(sr + 16, s2); _mm256_storeu_ps(sr + 24, s3);
+        }
+    }
+    for (; j < n; j++) {
+        for (int64_t r = 0; r < rows; r++) {
+            float s = 0;
+            for (int64_t d = 0; d < hd; d++) s += q[r * ld_q + d] * kt[d * n + j];
+            scores[r * n + j] = s;
+        }
+    }
+    softmax_rows_avx2(scores, rows, n, n, scale);
+    // out = P V: each value row scaled by its probability and added (head_dim a multiple of 8).
+    for (int64_t r = 0; r < rows; r++) {
+        float *o = out + r * ld_out;
+        const float *pr = scores + r * n;
+        for (int64_t d = 0; d < hd; d += 8) {
+            __m256 acc = _mm256_setzero_ps(), acc2 = acc;
+            int64_t t = 0;
+            for (; t + 2 <= n; t += 2) {
+                acc = _mm256_fmadd_ps(_mm256_broadcast_ss(pr + t), _mm256_loadu_ps(v + t * ld_v + d), acc);
+                acc2 = _mm256_fmadd_ps(_mm256_broadcast_ss(pr + t + 1), _mm256_loadu_ps(v + (t + 1) * ld_v + d), acc2);
+            }
+            for (; t < n; t++) acc = _mm256_fmadd_ps(_mm256_broadcast_ss(pr + t), _mm256_loadu_ps(v + t * ld_v + d), acc);
+            _mm256_storeu_ps(o + d, _mm256_add_ps(acc, acc2));
+        }
+    }
+}
+
+AVX2_FN static float log_sum_exp_avx2(const float *x, int64_t n) {
+    float max = -INFINITY;
+    for (int64_t i = 0; i < n; i++) max = x[i] > max ? x[i] : max;
+    __m256 vm = _mm256_set1_ps(max), sum = _mm256_setzero_ps();
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) sum = _mm256_add_ps(sum, exp_ps(_mm256_sub_ps(_mm256_loadu_ps(x + i), vm)));
+    float s = hsum_ps(sum);
+    for (; i < n; i++) s += expf(x[i] - max);
+    return max + logf(s);
+}
+
+// erf by Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7): erf(x) = 1 - (a1 t + ... + a5 t^5) e^(-x^2),
+// t = 1 / (1 + p|x|), with the sign of x.
+AVX2_FN static void gelu_erf_avx2(const float *x, float *out, int64_t n) {
+    const __m256 p = _mm256_set1_ps(0.3275911f), one = _mm256_set1_ps(1.0f), half = _mm256_set1_ps(0.5f);
+    const __m256 a1 = _mm256_set1_ps(0.254829592f), a2 = _mm256_set1_ps(-0.284496736f), a3 = _mm256_set1_ps(1.421413741f);
+    const __m256 a4 = _mm256_set1_ps(-1.453152027f), a5 = _mm256_set1_ps(1.061405429f);
+    const __m256 sign = _mm256_set1_ps(-0.0f), rsqrt2 = _mm256_set1_ps(0.70710678118654752f);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 v = _mm256_loadu_ps(x + i);
+        __m256 z = _mm256_mul_ps(v, rsqrt2);
+        __m256 az = _mm256_andnot_ps(sign, z);
+        __m256 t = _mm256_div_ps(one, _mm256_fmadd_ps(p, az, one));
+        __m256 poly = _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(a5, t, a4), t, a3), t, a2), t, a1);
+        poly = _mm256_mul_ps(poly, t);
+        __m256 e = exp_ps(_mm256_sub_ps(_mm256_setzero_ps(), _mm256_mul_ps(az, az)));
+        __m256 erf_abs = _mm256_fnmadd_ps(poly, e, one);
+        __m256 erf = _mm256_or_ps(erf_abs, _mm256_and_ps(sign, z));
+        _mm256_storeu_ps(out + i, _mm256_mul_ps(_mm256_mul_ps(half, v), _mm256_add_ps(one, erf)));
+    }
+    for (; i < n; i++) out[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678118654752f));
+}
+
 AVX2_FN static void softmax_rows_avx2(float *x, int64_t rows, int64_t n, int64_t ld, float scale) {
     for (int64_t i = 0; i < rows; i++) {
         float *row = x + i * ld;
@@ -173,7 +293,11 @@ void od_gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
              float *c, int64_t ldc, int accumulate, int64_t col_begin, int64_t col_end) {
 #if defined(__x86_64__) || defined(__i386__)
     if (odk_has_avx2()) {
-        gemm_avx2(m, k, a, lda, b, ldb, b_type, b_kmajor, c, ldc, accumulate, col_begin, col_end);
+        if (m <= 8 && !b_kmajor) {
+            gemm_few_rows(m, k, a, lda, b, ldb, b_type, c, ldc, accumulate, col_begin, col_end);
+        } else {
+            gemm_avx2(m, k, a, lda, b, ldb, b_type, b_kmajor, c, ldc, accumulate, col_begin, col_end);
+        }
         return;
     }
 #endif
@@ -198,5 +322,48 @@ void od_softmax_rows(float *x, int64_t rows, int64_t n, int64_t ld, float scale)
 }
 
 void od_gelu_erf(const float *x, float *out, int64_t n) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (odk_has_avx2()) {
+        gelu_erf_avx2(x, out, n);
+        return;
+    }
+#endif
     for (int64_t i = 0; i < n; i++) out[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678118654752f));
+}
+
+void od_attend_transposed(const float *q, int64_t ld_q, int64_t rows, const float *kt, const float *v, int64_t ld_v,
+                          int64_t n, int64_t head_dim, float scale, float *scores, float *out, int64_t ld_out) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (odk_has_avx2() && head_dim % 8 == 0) {
+        attend_transposed_avx2(q, ld_q, rows, kt, v, ld_v, n, head_dim, scale, scores, out, ld_out);
+        return;
+    }
+#endif
+    for (int64_t r = 0; r < rows; r++) {
+        float *s = scores + r * n;
+        for (int64_t j = 0; j < n; j++) {
+            float acc = 0;
+            for (int64_t d = 0; d < head_dim; d++) acc += q[r * ld_q + d] * kt[d * n + j];
+            s[j] = acc;
+        }
+    }
+    od_softmax_rows(scores, rows, n, n, scale);
+    for (int64_t r = 0; r < rows; r++) {
+        for (int64_t d = 0; d < head_dim; d++) {
+            float acc = 0;
+            for (int64_t j = 0; j < n; j++) acc += scores[r * n + j] * v[j * ld_v + d];
+            out[r * ld_out + d] = acc;
+        }
+    }
+}
+
+float od_log_sum_exp(const float *x, int64_t n) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (odk_has_avx2()) return log_sum_exp_avx2(x, n);
+#endif
+    float max = -INFINITY;
+    for (int64_t i = 0; i < n; i++) max = x[i] > max ? x[i] : max;
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) s += expf(x[i] - max);
+    return max + (float)log(s);
 }

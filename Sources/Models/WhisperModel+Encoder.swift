@@ -62,11 +62,18 @@ extension WhisperModel {
         state.resetDecoder()
     }
 
-    /// Every decoder layer's cross-attention keys and values from the encoder output.
+    /// Every decoder layer's cross-attention keys and values from the encoder output, plus the
+    /// keys transposed ((d, positions) per layer) so each decoding step's scores are plain FMAs.
     private func prepareCrossAttention(state: WhisperState) {
-        let c = config, t = c.audioContext
+        let c = config, t = c.audioContext, d = c.width
         for (l, layer) in weights.decoderLayers.enumerated() {
-            linear(layer.crossKeyValue, state.encoderOutput, state.crossKV + l * t * 2 * c.width, rows: t, state: state)
+            let kv = state.crossKV + l * t * 2 * d
+            linear(layer.crossKeyValue, state.encoderOutput, kv, rows: t, state: state)
+            let kt = state.crossKeysT + l * d * t
+            for j in 0..<t {
+                let row = kv + j * 2 * d
+                for i in 0..<d { kt[i * t + j] = row[i] }
+            }
         }
     }
 
@@ -120,7 +127,7 @@ extension WhisperModel {
     }
 
     /// Rows from which a linear layer uses the GEMM.
-    static let gemmRows = 12
+    static let gemmRows = 2
 
     func norm(_ n: WhisperLayerNorm, _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, rows: Int) {
         n.gamma.withUnsafeBufferPointer { g in
