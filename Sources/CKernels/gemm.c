@@ -6,6 +6,7 @@
 // one A element per row and multiplies it into two 8-wide B vectors: 12 accumulators, 2 loads
 // and 6 broadcasts per 12 FMAs. A scalar reference beside it, chosen at run time.
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "od_gemm.h"
 #include "ckernels.h"
@@ -91,6 +92,22 @@ AVX2_FN static void kernel_6x16(int64_t kc, const float *a, int64_t lda, const f
         x = _mm256_broadcast_ss(r[5] + p);
         c50 = _mm256_fmadd_ps(x, b0, c50); c51 = _mm256_fmadd_ps(x, b1, c51);
     }
+    if (rows == MR && cols == NR) {
+        // Full tile: straight from registers (the generic path below spills them to the stack).
+#define STORE_ROW(i, lo, hi) do { \
+            float *dst = c + (i) * ldc; \
+            if (accumulate) { \
+                lo = _mm256_add_ps(lo, _mm256_loadu_ps(dst)); \
+                hi = _mm256_add_ps(hi, _mm256_loadu_ps(dst + 8)); \
+            } \
+            _mm256_storeu_ps(dst, lo); \
+            _mm256_storeu_ps(dst + 8, hi); \
+        } while (0)
+        STORE_ROW(0, c00, c01); STORE_ROW(1, c10, c11); STORE_ROW(2, c20, c21);
+        STORE_ROW(3, c30, c31); STORE_ROW(4, c40, c41); STORE_ROW(5, c50, c51);
+#undef STORE_ROW
+        return;
+    }
     __m256 acc[MR][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}, {c40, c41}, {c50, c51}};
     for (int i = 0; i < rows; i++) {
         float *dst = c + i * ldc;
@@ -150,22 +167,39 @@ AVX2_FN static void gemm_few_rows(int64_t m, int64_t k, const float *a, int64_t 
     }
 }
 
+/// Blocking: all of B's panels for KC reduction rows are packed once (a few MiB at most, in
+/// L3), then MC rows of A at a time (MC x KC floats, about 96 KiB, stay in L2) meet every panel.
 AVX2_FN static void gemm_avx2(int64_t m, int64_t k, const float *a, int64_t lda,
                               const void *b, int64_t ldb, int b_type, int b_kmajor,
                               float *c, int64_t ldc, int accumulate, int64_t col_begin, int64_t col_end) {
-    float panel[KC * NR] __attribute__((aligned(32)));
+    enum { MC = 96 };
+    int64_t panels = (col_end - col_begin + NR - 1) / NR;
+    float *packed = aligned_alloc(64, (size_t)(panels * NR * KC) * sizeof(float));
+    if (!packed) {
+        od_gemm_scalar(m, 0, k, a, lda, b, ldb, b_type, b_kmajor, c, ldc, accumulate, col_begin, col_end);
+        return;
+    }
     for (int64_t p0 = 0; p0 < k; p0 += KC) {
         int64_t kc = k - p0 < KC ? k - p0 : KC;
         int acc = accumulate || p0 > 0;
-        for (int64_t j0 = col_begin; j0 < col_end; j0 += NR) {
+        for (int64_t q = 0; q < panels; q++) {
+            int64_t j0 = col_begin + q * NR;
             int cols = (int)(col_end - j0 < NR ? col_end - j0 : NR);
-            pack_panel(b, ldb, b_type, b_kmajor, j0, cols, p0, kc, panel);
-            for (int64_t i0 = 0; i0 < m; i0 += MR) {
-                int rows = (int)(m - i0 < MR ? m - i0 : MR);
-                kernel_6x16(kc, a + i0 * lda + p0, lda, panel, c + i0 * ldc + j0, ldc, rows, cols, acc);
+            pack_panel(b, ldb, b_type, b_kmajor, j0, cols, p0, kc, packed + q * NR * kc);
+        }
+        for (int64_t i1 = 0; i1 < m; i1 += MC) {
+            int64_t i2 = i1 + MC < m ? i1 + MC : m;
+            for (int64_t q = 0; q < panels; q++) {
+                int64_t j0 = col_begin + q * NR;
+                int cols = (int)(col_end - j0 < NR ? col_end - j0 : NR);
+                for (int64_t i0 = i1; i0 < i2; i0 += MR) {
+                    int rows = (int)(i2 - i0 < MR ? i2 - i0 : MR);
+                    kernel_6x16(kc, a + i0 * lda + p0, lda, packed + q * NR * kc, c + i0 * ldc + j0, ldc, rows, cols, acc);
+                }
             }
         }
     }
+    free(packed);
 }
 
 // exp for x <= 0 (softmax after the max is subtracted): Cephes expf's range reduction and
@@ -216,19 +250,21 @@ AVX2_FN static void attend_transposed_avx2(const float *q, int64_t ld_q, int64_t
         }
     }
     softmax_rows_avx2(scores, rows, n, n, scale);
-    // out = P V: each value row scaled by its probability and added (head_dim a multiple of 8).
+    // out = P V: each value row scaled by its probability and added, the head's outputs held
+    // in registers (head_dim a multiple of 8, at most 128), so every value row is read once.
     for (int64_t r = 0; r < rows; r++) {
         float *o = out + r * ld_out;
         const float *pr = scores + r * n;
-        for (int64_t d = 0; d < hd; d += 8) {
-            __m256 acc = _mm256_setzero_ps(), acc2 = acc;
-            int64_t t = 0;
-            for (; t + 2 <= n; t += 2) {
-                acc = _mm256_fmadd_ps(_mm256_broadcast_ss(pr + t), _mm256_loadu_ps(v + t * ld_v + d), acc);
-                acc2 = _mm256_fmadd_ps(_mm256_broadcast_ss(pr + t + 1), _mm256_loadu_ps(v + (t + 1) * ld_v + d), acc2);
+        for (int64_t d0 = 0; d0 < hd; d0 += 64) {
+            int64_t width = hd - d0 < 64 ? hd - d0 : 64;
+            __m256 acc[8];
+            for (int i = 0; i < 8; i++) acc[i] = _mm256_setzero_ps();
+            for (int64_t t = 0; t < n; t++) {
+                __m256 p = _mm256_broadcast_ss(pr + t);
+                const float *vt = v + t * ld_v + d0;
+                for (int i = 0; i < width / 8; i++) acc[i] = _mm256_fmadd_ps(p, _mm256_loadu_ps(vt + 8 * i), acc[i]);
             }
-            for (; t < n; t++) acc = _mm256_fmadd_ps(_mm256_broadcast_ss(pr + t), _mm256_loadu_ps(v + t * ld_v + d), acc);
-            _mm256_storeu_ps(o + d, _mm256_add_ps(acc, acc2));
+            for (int i = 0; i < width / 8; i++) _mm256_storeu_ps(o + d0 + 8 * i, acc[i]);
         }
     }
 }

@@ -28,7 +28,7 @@ extension WhisperModel {
         forward(tokens, beams: Array(0..<n), positions: [Int](repeating: state.length, count: n), state: state)
         state.length += 1
         norm(weights.decoderNorm, state.x, state.h, rows: n)
-        state.matmul.linear(weights.tokenEmbedding, state.h, state.logits, n: n)
+        linear(WhisperLinear(weight: weights.tokenEmbedding, bias: nil), state.h, state.logits, rows: n, state: state)
     }
 
     /// The decoder layers over rows of (token, beam, position); leaves the last layer's
@@ -74,13 +74,13 @@ extension WhisperModel {
         let c = config, d = c.width, heads = c.decoderHeads, hd = d / heads, t = c.audioContext
         let scale = 1 / Float(hd).squareRoot()
         nonisolated(unsafe) let q = s.qkv, out = s.attn, scores = s.scores
-        nonisolated(unsafe) let kt = s.crossKeysT + l * d * t, v = s.crossKV + l * t * 2 * d + d
+        nonisolated(unsafe) let kt = s.crossKeysT + l * d * t, v = s.crossValues + l * d * t
         let block = max(1, s.scoreRows / heads)
         let body: @Sendable (Int) -> Void = { h in
             var first = 0
             while first < n {
                 let rows = min(block, n - first)
-                od_attend_transposed(q + first * d + h * hd, Int64(d), Int64(rows), kt + h * hd * t, v + h * hd, Int64(2 * d),
+                od_attend_transposed(q + first * d + h * hd, Int64(d), Int64(rows), kt + h * hd * t, v + h * t * hd, Int64(hd),
                                      Int64(t), Int64(hd), scale, scores + h * block * t, out + first * d + h * hd, Int64(d))
                 first += rows
             }
