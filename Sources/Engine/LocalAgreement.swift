@@ -66,15 +66,22 @@ package struct LocalAgreement: Sendable {
         committedInBuffer.removeFirst(min(count, committedInBuffer.count))
     }
 
-    /// Words at the head of `hypothesis` that are already final: all of them when the
-    /// hypothesis starts with them, else the longest overlap (up to 5 words) between the end of
-    /// the final words and the head of the hypothesis.
+    /// Words at the head of `hypothesis` that are already final. Usually the hypothesis starts
+    /// with them; when Whisper re-words the start of the buffer, the last few final words are
+    /// looked for near where they should end, and failing that the count of final words is
+    /// taken as is (a re-worded final word must not come back as new text).
     private func committedPrefixLength(of hypothesis: [TimedWord]) -> Int {
         let c = committedInBuffer.map(\.key), h = hypothesis.map(\.key)
-        if !c.isEmpty && h.count >= c.count && Array(h[..<c.count]) == c { return c.count }
-        for k in stride(from: min(5, c.count, h.count), through: 1, by: -1) where Array(c.suffix(k)) == Array(h.prefix(k)) {
-            return k
+        guard !c.isEmpty else { return 0 }
+        if h.count >= c.count && Array(h[..<c.count]) == c { return c.count }
+        let minimum = c.count >= 2 ? 2 : 1
+        for k in stride(from: min(4, c.count), through: minimum, by: -1) {
+            let tail = Array(c.suffix(k))
+            let ends = (k...max(k, h.count)).filter { abs($0 - c.count) <= 4 && $0 <= h.count }
+            for end in ends.sorted(by: { abs($0 - c.count) < abs($1 - c.count) }) where Array(h[(end - k)..<end]) == tail {
+                return end
+            }
         }
-        return 0
+        return min(c.count, h.count)
     }
 }

@@ -12,8 +12,8 @@ extension Transcriber {
     }
 
     /// faster-whisper's `generate_segments` loop over the windows of `mel`.
-    func decodeWindows(_ mel: LogMelSpectrogram, language: String, options: TranscriptionOptions, isCancelled: () -> Bool,
-                       emit: (TranscriptionSegment) -> Void) throws(SpeechError) {
+    func decodeWindows(_ mel: LogMelSpectrogram, samples: [Float], language: String, options: TranscriptionOptions,
+                       isCancelled: () -> Bool, emit: (TranscriptionSegment) -> Void) throws(SpeechError) {
         // The extractor's extra padding frame is not content.
         let contentFrames = mel.frameCount - 1
         var seek = 0
@@ -30,6 +30,10 @@ extension Transcriber {
             let timeOffset = Double(seek) * Self.secondsPerFrame
             let segmentSize = min(WhisperFeatureExtractor.windowFrames, contentFrames - seek)
             let segmentDuration = Double(segmentSize) * Self.secondsPerFrame
+            if let floor = options.silenceAmplitude, Self.isSilent(samples, frames: seek..<(seek + segmentSize), below: floor) {
+                seek += segmentSize
+                continue
+            }
             encodeWindow(mel, start: seek, count: segmentSize)
             if options.multilingual && tokenizer.isMultilingual {
                 language = detectLanguageOfEncodedWindow()
@@ -66,6 +70,13 @@ extension Transcriber {
                 promptResetSince = allTokens.count
             }
         }
+    }
+
+    /// Whether every sample of mel frames `frames` (160 samples each) is below `floor` in magnitude.
+    static func isSilent(_ samples: [Float], frames: Range<Int>, below floor: Float) -> Bool {
+        let hop = WhisperFeatureExtractor.hopLength
+        let range = min(samples.count, frames.lowerBound * hop)..<min(samples.count, frames.upperBound * hop)
+        return !samples[range].contains { abs($0) >= floor }
     }
 
     /// `<|startofprev|>` and up to 223 previous tokens, then the start sequence.

@@ -81,7 +81,7 @@ package final class Transcriber {
             (language, languageProbability) = detectLanguage(mel, start: 0)
         }
         var segments: [TranscriptionSegment] = []
-        try decodeWindows(mel, language: language, options: options, isCancelled: isCancelled) { segment in
+        try decodeWindows(mel, samples: samples, language: language, options: options, isCancelled: isCancelled) { segment in
             segments.append(segment)
             onSegment(segment)
         }

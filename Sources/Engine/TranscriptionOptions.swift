@@ -42,6 +42,10 @@ package struct TranscriptionOptions: Sendable, Equatable {
     package var multilingual = false
     /// Seed of the sampler used above temperature 0.
     package var seed: UInt64 = 0
+    /// A window whose samples all stay below this amplitude is skipped without decoding.
+    /// Not in faster-whisper, which on digital silence writes Whisper's classic hallucination
+    /// ("You"); nil turns the check off. At 1e-3 (−60 dBFS) any audible sound is decoded.
+    package var silenceAmplitude: Float? = 1e-3
 
     package init(language: String? = nil, beamSize: Int = 5) {
         self.language = language

@@ -1,4 +1,5 @@
 import Foundation
+import Kernels
 
 /// What Whisper may emit at each step, applied to one row of logits before the search picks a
 /// token; then the row becomes log-probabilities. The rules and their order are CTranslate2
@@ -57,29 +58,18 @@ struct WhisperLogitRules {
         }
         guard checkProbability else { return }
         // Compare in log-probabilities, as CTranslate2 does after its log-softmax.
-        var top = -Float.infinity
-        for i in 0..<v where row[i] > top { top = row[i] }
-        var sum: Float = 0
-        for i in 0..<v { sum += expf(row[i] - top) }
-        let total = top + logf(sum)
+        let total = VectorMath.logSumExp(row, count: v)
         var maxText = -Float.infinity
         for i in 0..<begin where row[i] > maxText { maxText = row[i] }
-        var tsTop = -Float.infinity
-        for i in begin..<v where row[i] > tsTop { tsTop = row[i] }
-        var tsSum: Float = 0
-        for i in begin..<v { tsSum += expf(row[i] - tsTop) }
-        if (tsTop + logf(tsSum)) - total > maxText - total {
+        let timestamps = VectorMath.logSumExp(row + begin, count: v - begin)
+        if timestamps - total > maxText - total {
             for i in 0..<begin { row[i] = Self.disabled }
         }
     }
 
     /// row = row − log Σ exp(row), in place.
     static func logSoftmax(_ row: UnsafeMutablePointer<Float>, count: Int) {
-        var top = -Float.infinity
-        for i in 0..<count where row[i] > top { top = row[i] }
-        var sum: Float = 0
-        for i in 0..<count { sum += expf(row[i] - top) }
-        let shift = top + logf(sum)
+        let shift = VectorMath.logSumExp(row, count: count)
         for i in 0..<count { row[i] -= shift }
     }
 

@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// The encoder–decoder transformer ops Whisper needs beside `VectorMath`'s: layer norm with
@@ -22,12 +23,14 @@ extension VectorMath {
     }
 
     /// GELU with the exact Gaussian CDF: 0.5x(1 + erf(x/√2)) (PyTorch `nn.GELU()`, what Whisper
-    /// was trained with; the tanh form differs by up to ~1e-3).
+    /// was trained with; the tanh form differs by up to ~1e-3). erf to 1.5e-7 (`od_gelu_erf`).
     package static func geluErf(_ x: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, count: Int) {
-        for i in 0..<count {
-            let v = x[i]
-            out[i] = 0.5 * v * (1 + erff(v * 0.70710678118654752))
-        }
+        od_gelu_erf(x, out, Int64(count))
+    }
+
+    /// log Σ exp(x) over `count` floats.
+    package static func logSumExp(_ x: UnsafePointer<Float>, count: Int) -> Float {
+        od_log_sum_exp(x, Int64(count))
     }
 
     /// x[r] += bias for `rows` rows of `width`.

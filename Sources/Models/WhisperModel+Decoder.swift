@@ -28,7 +28,7 @@ extension WhisperModel {
         forward(tokens, beams: Array(0..<n), positions: [Int](repeating: state.length, count: n), state: state)
         state.length += 1
         norm(weights.decoderNorm, state.x, state.h, rows: n)
-        state.matmul.linear(weights.tokenEmbedding, state.h, state.logits, n: n)
+        linear(WhisperLinear(weight: weights.tokenEmbedding, bias: nil), state.h, state.logits, rows: n, state: state)
     }
 
     /// The decoder layers over rows of (token, beam, position); leaves the last layer's
@@ -56,8 +56,7 @@ extension WhisperModel {
 
             norm(layer.crossNorm, s.x, s.h, rows: n)
             linear(layer.crossQuery, s.h, s.qkv, rows: n, state: s)
-            let kv = s.crossKV + l * c.audioContext * 2 * d
-            attend(rows: n, queries: s.qkv, queryStride: d, state: s) { _ in (kv, kv + d, 2 * d, c.audioContext) }
+            crossAttention(layer: l, rows: n, state: s)
             linear(layer.crossOutput, s.attn, s.h, rows: n, state: s)
             VectorMath.add(s.x, s.h, out: s.x, count: n * d)
 
@@ -66,6 +65,30 @@ extension WhisperModel {
             VectorMath.geluErf(s.ffn, out: s.ffn, count: n * c.feedForwardWidth)
             linear(layer.fc2, s.ffn, s.h, rows: n, state: s)
             VectorMath.add(s.x, s.h, out: s.x, count: n * d)
+        }
+    }
+
+    /// Cross-attention of `rows` queries (in `state.qkv`, stride d) over the window's encoder
+    /// output, per head, with the transposed keys; at most 16 rows per call.
+    private func crossAttention(layer l: Int, rows n: Int, state s: WhisperState) {
+        let c = config, d = c.width, heads = c.decoderHeads, hd = d / heads, t = c.audioContext
+        let scale = 1 / Float(hd).squareRoot()
+        nonisolated(unsafe) let q = s.qkv, out = s.attn, scores = s.scores
+        nonisolated(unsafe) let kt = s.crossKeysT + l * d * t, v = s.crossValues + l * d * t
+        let block = max(1, s.scoreRows / heads)
+        let body: @Sendable (Int) -> Void = { h in
+            var first = 0
+            while first < n {
+                let rows = min(block, n - first)
+                od_attend_transposed(q + first * d + h * hd, Int64(d), Int64(rows), kt + h * hd * t, v + h * t * hd, Int64(hd),
+                                     Int64(t), Int64(hd), scale, scores + h * block * t, out + first * d + h * hd, Int64(d))
+                first += rows
+            }
+        }
+        if s.threads > 1 {
+            DispatchQueue.concurrentPerform(iterations: heads, execute: body)
+        } else {
+            for h in 0..<heads { body(h) }
         }
     }
 

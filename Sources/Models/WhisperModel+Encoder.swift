@@ -62,39 +62,44 @@ extension WhisperModel {
         state.resetDecoder()
     }
 
-    /// Every decoder layer's cross-attention keys and values from the encoder output.
+    /// Every decoder layer's cross-attention keys and values from the encoder output, laid out
+    /// for decoding: keys transposed ((d, positions) per layer) so scores are plain FMAs, and
+    /// values grouped by head ((heads, positions, headDim)) so each head's rows are contiguous.
     private func prepareCrossAttention(state: WhisperState) {
-        let c = config, t = c.audioContext
+        let c = config, t = c.audioContext, d = c.width, hd = d / c.decoderHeads
+        let kv = state.crossKV
         for (l, layer) in weights.decoderLayers.enumerated() {
-            linear(layer.crossKeyValue, state.encoderOutput, state.crossKV + l * t * 2 * c.width, rows: t, state: state)
+            linear(layer.crossKeyValue, state.encoderOutput, kv, rows: t, state: state)
+            let kt = state.crossKeysT + l * d * t, values = state.crossValues + l * d * t
+            for j in 0..<t {
+                let row = kv + j * 2 * d
+                for i in 0..<d { kt[i * t + j] = row[i] }
+                for h in 0..<c.decoderHeads {
+                    (values + (h * t + j) * hd).update(from: row + d + h * hd, count: hd)
+                }
+            }
         }
     }
 
-    /// Bidirectional attention of every encoder position over all positions, per head, in
-    /// blocks of queries: S = Q·Kᵀ, softmax(S/√d), O = S·V, each product through the packed
-    /// GEMM. (Score rows of 1500 per query; a block of 60 queries keeps S in L2.)
+    /// Bidirectional attention of every encoder position over all positions, one head at a
+    /// time: S = Q·Kᵀ (1500 × 1500, 9 MB, which L3 holds), softmax(S/√d) by rows, O = S·V,
+    /// both products through the packed GEMM, so each head's keys and values are packed once.
+    /// Heads are spread over the workers, each with its own S.
     private func encoderSelfAttention(qkv: UnsafeMutablePointer<Float>, out: UnsafeMutablePointer<Float>, state: WhisperState) {
         let c = config, d = c.width, heads = c.encoderHeads, hd = d / heads, n = c.audioContext
         let scale = 1 / Float(hd).squareRoot()
-        let block = 60
-        let blocks = (n + block - 1) / block
-        let tasks = heads * blocks
-        let workers = max(1, min(state.threads, tasks))
-        let scores = UnsafeMutablePointer<Float>.allocate(capacity: workers * block * n)
+        let workers = max(1, min(state.threads, heads))
+        let scores = UnsafeMutablePointer<Float>.allocate(capacity: workers * n * n)
         defer { scores.deallocate() }
         nonisolated(unsafe) let q = qkv, o = out, s = scores
         let body: @Sendable (Int) -> Void = { worker in
-            let scratch = s + worker * block * n
-            for task in stride(from: worker, to: tasks, by: workers) {
-                let head = task % heads, first = task / heads * block
-                let rows = min(block, n - first)
+            let scratch = s + worker * n * n
+            for head in stride(from: worker, to: heads, by: workers) {
                 let keys = Gemm.Operand(data: q + d + head * hd, rowStride: 3 * d, isHalf: false, reductionMajor: false)
-                Gemm.multiply(q + first * 3 * d + head * hd, rows: rows, reduction: hd, lda: 3 * d, b: keys, columns: n,
-                              out: scratch, ldc: n)
-                od_softmax_rows(scratch, Int64(rows), Int64(n), Int64(n), scale)
+                Gemm.multiply(q + head * hd, rows: n, reduction: hd, lda: 3 * d, b: keys, columns: n, out: scratch, ldc: n)
+                od_softmax_rows(scratch, Int64(n), Int64(n), Int64(n), scale)
                 let values = Gemm.Operand(data: q + 2 * d + head * hd, rowStride: 3 * d, isHalf: false, reductionMajor: true)
-                Gemm.multiply(scratch, rows: rows, reduction: n, lda: n, b: values, columns: hd,
-                              out: o + first * d + head * hd, ldc: d)
+                Gemm.multiply(scratch, rows: n, reduction: n, lda: n, b: values, columns: hd, out: o + head * hd, ldc: d)
             }
         }
         if workers > 1 {
@@ -120,7 +125,7 @@ extension WhisperModel {
     }
 
     /// Rows from which a linear layer uses the GEMM.
-    static let gemmRows = 12
+    static let gemmRows = 2
 
     func norm(_ n: WhisperLayerNorm, _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, rows: Int) {
         n.gamma.withUnsafeBufferPointer { g in

@@ -22,6 +22,8 @@ package final class WhisperState {
     package let encoderOutput: UnsafeMutablePointer<Float>
     // Decoder:
     let crossKV: UnsafeMutablePointer<Float>       // (layers, audioContext, 2d): keys | values per row
+    let crossKeysT: UnsafeMutablePointer<Float>    // (layers, d, audioContext): keys transposed, head-major
+    let crossValues: UnsafeMutablePointer<Float>   // (layers, heads, audioContext, headDim): values by head
     let selfKeys: UnsafeMutablePointer<Float>      // (layers, maxBeams, textContext, d)
     let selfValues: UnsafeMutablePointer<Float>    // (layers, maxBeams, textContext, d)
     let reorderScratch: UnsafeMutablePointer<Float> // (maxBeams, textContext, d)
@@ -54,6 +56,8 @@ package final class WhisperState {
         encoderWide = alloc(max(2 * t * c.melCount * 3, t * 3 * d, t * c.feedForwardWidth))
         encoderOutput = alloc(t * d)
         crossKV = alloc(c.decoderLayers * t * 2 * d)
+        crossKeysT = alloc(c.decoderLayers * d * t)
+        crossValues = alloc(c.decoderLayers * d * t)
         selfKeys = alloc(c.decoderLayers * maxBeams * ctx * d)
         selfValues = alloc(c.decoderLayers * maxBeams * ctx * d)
         reorderScratch = alloc(maxBeams * ctx * d)
@@ -68,7 +72,7 @@ package final class WhisperState {
     }
 
     deinit {
-        for p in [encoderX, encoderH, encoderQKV, encoderAttn, encoderWide, encoderOutput, crossKV, selfKeys, selfValues,
+        for p in [encoderX, encoderH, encoderQKV, encoderAttn, encoderWide, encoderOutput, crossKV, crossKeysT, crossValues, selfKeys, selfValues,
                   reorderScratch, x, h, qkv, attn, ffn, scores, logits] {
             p.deallocate()
         }

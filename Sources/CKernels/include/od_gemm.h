@@ -24,4 +24,14 @@ void od_softmax_rows(float *x, int64_t rows, int64_t n, int64_t ld, float scale)
 
 // The exact (erf) GELU is od_gelu_erf in od_encoder.h.
 
+/// Attention of `rows` query rows (stride ld_q) over n keys given transposed: kt is
+/// (head_dim, n) row-major, so scores come from broadcasts and FMAs without horizontal sums;
+/// values are (n, head_dim) with row stride ld_v. scores: scratch of rows * n floats.
+/// out[r] = softmax(scale * q[r] K^T) V, at out + r * ld_out.
+void od_attend_transposed(const float *q, int64_t ld_q, int64_t rows, const float *kt, const float *v, int64_t ld_v,
+                          int64_t n, int64_t head_dim, float scale, float *scores, float *out, int64_t ld_out);
+
+/// log(sum(exp(x))) over n floats, computed stably.
+float od_log_sum_exp(const float *x, int64_t n);
+
 #endif
