@@ -44,17 +44,18 @@ extension EncoderState {
     /// out = W · input (+ bias) for `n` rows: (n, w.rowCount).
     ///
     /// F32 and F16 weights (every encoder we ship) go through the register-blocked
-    /// `od_gemm_rows`, which reuses each load across a 4-token × 3-row tile: an encoder pass is
-    /// many tokens at once, unlike decoding. Other types take `MatMul.linear`.
+    /// `od_gemm_rows` (packed 16-row panels against 6 tokens at a time): an encoder pass is many
+    /// tokens at once, unlike decoding. Other types take `MatMul.linear`.
     func linear(_ w: TensorView, bias: [Float]?, _ input: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, n: Int) {
         let rows = w.rowCount, cols = w.rowLength
         if (w.type == .f32 || w.type == .f16) && n >= 4 && cols % 8 == 0 {
             let type = Int32(bitPattern: w.type.rawValue), rowBytes = w.rowBytes
-            // Row ranges per worker, multiples of the 3-row tile; ~100k weights each at least.
+            // Row ranges per worker, multiples of both kernels' row tiles (16 and 3); ~100k
+            // weights each at least.
             let parts = min(threads, max(1, rows * cols / 100_000))
             nonisolated(unsafe) let (wp, xp, op) = (w.data, input, out)
             DispatchQueue.concurrentPerform(iterations: parts) { p in
-                let begin = rows * p / parts / 3 * 3, end = p == parts - 1 ? rows : rows * (p + 1) / parts / 3 * 3
+                let begin = rows * p / parts / 48 * 48, end = p == parts - 1 ? rows : rows * (p + 1) / parts / 48 * 48
                 _ = od_gemm_rows(type, Int64(cols), wp, rowBytes, Int64(begin), Int64(end), xp, Int64(n), op, Int64(rows))
             }
             withExtendedLifetime(w) {}

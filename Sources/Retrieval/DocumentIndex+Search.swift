@@ -57,7 +57,8 @@ extension DocumentIndex {
             found = structures.approximate(vector, k: k) ?? []
             method = .approximate
         } else {
-            found = structures.exact(vector, k: k, threads: embedder?.threads ?? 1)
+            let threads = options.threads ?? embedder?.threads ?? ProcessInfo.processInfo.activeProcessorCount
+            found = structures.exact(vector, k: k, threads: threads)
         }
         let keys = structures.matrix!.keys
         return SearchResults(capability: .semantic(identity), method: method,

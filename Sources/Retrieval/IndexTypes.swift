@@ -67,7 +67,7 @@ package struct IndexOptions: Sendable, Equatable {
     /// and kept up to date after that, so it pays off in long-lived processes only.
     package var approximateThreshold = 20_000
     package var hnsw = HNSWParameters()
-    /// Threads for embedding and the exact scan (nil: the machine's cores).
+    /// Threads of the exact scan (nil: the embedder's, else the machine's cores).
     package var threads: Int?
     /// Compact when the journal is at least this many times its live size (and over 1 MiB).
     package var compactionRatio = 2.0

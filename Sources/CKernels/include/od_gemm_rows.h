@@ -1,6 +1,7 @@
 // Matrix products for encoder batches: many tokens against F32 or F16 weight rows, as in a
-// BERT forward pass over a packed batch. Register-blocked (4 tokens x 3 weight rows share
-// every load) on AVX2/FMA/F16C, chosen at run time; a scalar twin elsewhere.
+// BERT forward pass over a packed batch. Register-blocked on AVX2/FMA/F16C (packed 16-row
+// panels x 6 tokens, or 4 x 3 dot-product tiles for a few tokens), chosen at run time; a scalar
+// twin elsewhere.
 #ifndef ONDEVICE_GEMM_ROWS_H
 #define ONDEVICE_GEMM_ROWS_H
 #include <stddef.h>
