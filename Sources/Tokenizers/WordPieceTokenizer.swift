@@ -33,7 +33,7 @@ package final class WordPieceTokenizer: Sendable {
                  normalizer: WordPieceNormalizer = WordPieceNormalizer(), maxInputCharsPerWord: Int = 100,
                  matchesSpecialTokens: Bool) throws(TokenizerError) {
         guard !vocabulary.isEmpty else { throw .emptyVocabulary }
-        let table = try TokenTable(texts: vocabulary.map { Array($0.utf8) })
+        let table = try TokenTable(texts: vocabulary)
         func id(_ text: String, _ role: String) throws(TokenizerError) -> Int32 {
             guard let id = table.id(of: Array(text.utf8)) else { throw .missingMetadata(key: "\(role) token '\(text)'") }
             return id
