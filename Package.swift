@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Tensor", "TestSupport"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Engine", "ModelStore", "Models", "Tokenizers", "TestSupport"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Audio", "Formats", "Tokenizers", "Models", "Engine", "Tensor", "TestSupport"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Audio", "Formats", "Tokenizers", "Models", "Engine", "Kernels", "CKernels", "Tensor", "TestSupport"]),
         .testTarget(name: "RetrievalTests", dependencies: ["Retrieval", "Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["OnDevice", "Engine", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"]),
     ],

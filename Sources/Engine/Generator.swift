@@ -83,17 +83,19 @@ package struct Generator {
     }
 }
 
-/// Streams a generation. The producer task owns the session while the stream lives;
-/// cancelling the consumer (or dropping the stream) cancels it within one token, and the
-/// stream always ends with `.finished` unless an error is thrown.
+/// Streams a generation. The producer, on a compute thread of its own, owns the session while
+/// the stream lives; cancelling the consumer (or dropping the stream) stops it within one token,
+/// and the stream always ends with `.finished` unless an error is thrown.
 package func generateStream(session: Session, prompt: [Int32], options: GenerationOptions,
                              constraint: (any TokenConstraint)? = nil) -> AsyncThrowingStream<GenerationEvent, Error> {
     let (stream, continuation) = AsyncThrowingStream<GenerationEvent, Error>.makeStream()
     let box = SessionBox(session, constraint: constraint)
-    let task = Task.detached {
+    let cancelled = CancellationFlag()
+    continuation.onTermination = { _ in cancelled.cancel() }
+    ComputeThread.start(name: "ondevice.generate") {
         do {
             let result = try Generator(session: box.session, options: options).run(
-                prompt: prompt, constraint: box.constraint, isCancelled: { Task.isCancelled },
+                prompt: prompt, constraint: box.constraint, isCancelled: { cancelled.isCancelled },
                 onToken: { id, text in continuation.yield(.token(id: id, text: text)) })
             continuation.yield(.finished(result))
             continuation.finish()
@@ -101,7 +103,6 @@ package func generateStream(session: Session, prompt: [Int32], options: Generati
             continuation.finish(throwing: error)
         }
     }
-    continuation.onTermination = { _ in task.cancel() }
     return stream
 }
 

@@ -38,10 +38,12 @@ package func generateStructuredStream(session: Session, prompt: [Int32], schema:
                                               grammarOptions: grammarOptions)
     let (stream, continuation) = AsyncThrowingStream<GenerationEvent, Error>.makeStream()
     let box = SessionBox(session, constraint: constraint)
-    let task = Task.detached {
+    let cancelled = CancellationFlag()
+    continuation.onTermination = { _ in cancelled.cancel() }
+    ComputeThread.start(name: "ondevice.structured") {
         do {
             let result = try Generator(session: box.session, options: o).run(
-                prompt: prompt, constraint: box.constraint, isCancelled: { Task.isCancelled },
+                prompt: prompt, constraint: box.constraint, isCancelled: { cancelled.isCancelled },
                 onToken: { id, text in continuation.yield(.token(id: id, text: text)) })
             let complete = (box.constraint as? GrammarConstraint)?.minimumBytesToFinish == 0
             if result.metrics.finishReason != .cancelled && !complete {
@@ -53,7 +55,6 @@ package func generateStructuredStream(session: Session, prompt: [Int32], schema:
             continuation.finish(throwing: error)
         }
     }
-    continuation.onTermination = { _ in task.cancel() }
     return stream
 }
 

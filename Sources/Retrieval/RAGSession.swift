@@ -75,8 +75,9 @@ package struct RAGSession: Sendable {
     }
 
     /// Streams a grounded answer to `question`. Cancelling the consumer stops retrieval or
-    /// generation within one step.
-    package func ask(_ question: String) -> AsyncThrowingStream<RAGEvent, Error> {
+    /// generation within one step and ends the stream there: a cancelled answer never reports
+    /// `finished`.
+    package func ask(_ question: String) -> CancellableStream<RAGEvent> {
         let (stream, continuation) = AsyncThrowingStream<RAGEvent, Error>.makeStream()
         let session = self
         let task = Task.detached {
@@ -88,7 +89,7 @@ package struct RAGSession: Sendable {
             }
         }
         continuation.onTermination = { _ in task.cancel() }
-        return stream
+        return CancellableStream(stream)
     }
 
     private func run(_ question: String, _ out: AsyncThrowingStream<RAGEvent, Error>.Continuation) async throws {
