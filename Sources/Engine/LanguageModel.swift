@@ -30,12 +30,23 @@ package final class LanguageModel: Sendable {
         do { tokenizer = try Tokenizer(spec: spec) } catch { throw .tokenizer(error) }
     }
 
-    /// The dominant weight type, e.g. "Q4_1" (the type most weight bytes are stored in).
+    /// The quantization the file declares (`general.file_type`, e.g. "Q4_K_M"), else the
+    /// dominant weight type (the type most weight bytes are stored in). Mixed files such as
+    /// Q4_K_M keep large tensors (Gemma's 262k-token embedding) in other types, so by bytes
+    /// alone Gemma 3 Q4_K_M would read as Q8_0.
     package var quantization: String {
+        if let ftype = file.int("general.file_type"), let name = Self.fileTypeNames[ftype] { return name }
         var bytes: [GGMLType: Int] = [:]
         for t in file.tensorInfos where t.shape.count >= 2 { bytes[t.type, default: 0] += t.byteCount }
         return bytes.max { $0.value < $1.value }?.key.description ?? "unknown"
     }
+
+    /// llama.cpp's `llama_ftype` values, as written to `general.file_type`.
+    static let fileTypeNames: [Int: String] = [
+        0: "F32", 1: "F16", 2: "Q4_0", 3: "Q4_1", 7: "Q8_0", 8: "Q5_0", 9: "Q5_1", 10: "Q2_K",
+        11: "Q3_K_S", 12: "Q3_K_M", 13: "Q3_K_L", 14: "Q4_K_S", 15: "Q4_K_M", 16: "Q5_K_S",
+        17: "Q5_K_M", 18: "Q6_K", 32: "BF16",
+    ]
 
     /// Bytes of weights mapped.
     package var weightBytes: Int { decoder.weights.byteCount }

@@ -11,6 +11,8 @@ import TestSupport
         let golden: String
         let logitTolerance: Float
         let medianTolerance: Float
+        /// As llama.cpp names the file's type (llama-bench: "Q4_1", "Q4_K - Medium").
+        let quantization: String
         var testDescription: String { file }
     }
 
@@ -19,8 +21,8 @@ import TestSupport
     // golden README). Measured here: max 0.92 / 2.11, median 0.29 / 0.43. The bounds allow
     // about 1.2x llama.cpp's own spread; the medians hold the bulk of positions tightly.
     static let cases = [
-        Case(file: TestModels.smolLM2, golden: "smollm2", logitTolerance: 1.1, medianTolerance: 0.35),
-        Case(file: TestModels.gemma3, golden: "gemma3", logitTolerance: 2.4, medianTolerance: 0.55),
+        Case(file: TestModels.smolLM2, golden: "smollm2", logitTolerance: 1.1, medianTolerance: 0.35, quantization: "Q4_1"),
+        Case(file: TestModels.gemma3, golden: "gemma3", logitTolerance: 2.4, medianTolerance: 0.55, quantization: "Q4_K_M"),
     ]
 
     static func load(_ c: Case) throws -> LanguageModel {
@@ -103,5 +105,10 @@ import TestSupport
         #expect(diffs.count > 100)
         #expect(worst <= c.logitTolerance)
         #expect(diffs[diffs.count / 2] <= c.medianTolerance)
+    }
+
+    @Test(arguments: cases)
+    func `the reported quantization is the file's, not its largest tensor's`(c: Case) throws {
+        #expect(try Self.load(c).quantization == c.quantization)
     }
 }
