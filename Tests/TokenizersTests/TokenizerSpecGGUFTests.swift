@@ -1,7 +1,7 @@
 import Formats
 import TestSupport
 import Testing
-@testable import Tokenizers
+import Tokenizers
 
 @Suite struct TokenizerSpecGGUFTests {
     private func open(_ metadata: [(String, GGUFValue)]) throws -> GGUFFile {
