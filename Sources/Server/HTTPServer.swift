@@ -101,7 +101,12 @@ package final class HTTPServer: Sendable {
     /// connections close at once), then cancels what is left. Returns once every connection
     /// has closed (or one more second after cancelling).
     package func stop(grace: Double = 10) {
-        state.withLock { $0.stopping = true }
+        state.withLock { s in
+            s.stopping = true
+            // Refuses new connections now; the accept thread closes the descriptor (closing it
+            // here could hand its number to another socket while that thread still polls it).
+            if !s.listenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
+        }
         let deadline = ContinuousClock.now + .seconds(grace)
         while connectionCount > 0 && ContinuousClock.now < deadline { usleep(20_000) }
         state.withLock { $0.aborted = true }
@@ -165,6 +170,7 @@ package final class HTTPServer: Sendable {
                 if error != .connectionClosed {
                     let responder = HTTPResponder(socket: socket, closeAfter: true, aborted: { false })
                     responder.send(status: error.status, body: Array(error.body.serialized.utf8))
+                    socket.lingeringClose()
                 }
                 return
             }

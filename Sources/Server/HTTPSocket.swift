@@ -61,6 +61,23 @@ final class HTTPSocket {
         return true
     }
 
+    /// Ends a connection the server refuses to read further (a framing error): stops sending,
+    /// then reads and drops what the client is still sending for a moment, so the kernel does not
+    /// answer those bytes with a reset that would destroy the error response in flight.
+    func lingeringClose(seconds: Double = 2, maxBytes: Int = 8 << 20) {
+        shutdown(fd, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var drained = 0
+        while drained < maxBytes && ContinuousClock.now < deadline {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, HTTPSocket.pollSlice) >= 0 else { return }
+            guard pfd.revents != 0 else { continue }
+            let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return }
+            drained += max(0, count)
+        }
+    }
+
     /// Whether the peer has closed or reset the connection. Bytes it sent ahead (a pipelined
     /// request) are read into `pending`, so they are not mistaken for a hang-up nor lost.
     func peerClosed() -> Bool {

@@ -101,8 +101,8 @@ package final class LoopbackClient {
         var body: [UInt8] = []
         if headers["transfer-encoding"] == "chunked" {
             while true {
-                let line = try line(until: deadline)
-                guard let size = Int(line.split(separator: ";").first ?? "", radix: 16) else { throw .malformedRequest("bad chunk size") }
+                let sizeLine = try line(until: deadline)
+                guard let size = Int(sizeLine.split(separator: ";").first ?? "", radix: 16) else { throw .malformedRequest("bad chunk size") }
                 if size == 0 { _ = try self.line(until: deadline); break }
                 body += try take(size, until: deadline)
                 _ = try take(2, until: deadline)

@@ -36,10 +36,11 @@ struct TextRequest {
         if let n = try Self.optional(body, "n", \.integer, "an integer"), n != 1 {
             throw .invalidRequest("only n = 1 is supported", param: "n")
         }
+        // OpenAI's temperature default; the engine's top-k / min-p guards stay, since a small
+        // model sampled from its whole vocabulary at temperature 1 drifts into noise.
         options.sampling = SamplingParameters()
-        options.sampling.temperature = 1  // OpenAI's default
-        options.sampling.topK = 0
-        options.sampling.minP = 0
+        options.sampling.temperature = 1
+        options.sampling.seed = UInt64.random(in: 0...UInt64.max)  // OpenAI samples afresh unless given a seed
         options.maxTokens = 256
         let newer = try Self.optional(body, "max_completion_tokens", \.integer, "an integer")
         let older = try Self.optional(body, "max_tokens", \.integer, "an integer")

@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func `the official openai client gets every endpoint right`() async throws {
-        let available = (try? Self.python(["-c", "import openai"]))?.0 == 0
+        let available = (try? await offPool { try Self.python(["-c", "import openai"]) })?.0 == 0
         guard available else {
             print("[server] SKIPPED the openai client check: python3 with the openai package is missing (run scripts/setup-openai.sh)")
             return
@@ -39,7 +39,8 @@ import Testing
         let server = try await TestServer.start(apiKey: "test-key")
         let script = TestServer.repositoryRoot + "/Tests/ServerTests/client_check.py"
         let wav = TestServer.golden + "/audio/p01_piper_weather.wav"
-        let (status, output) = try Self.python([script, "http://127.0.0.1:\(server.port)/v1", "test-key", wav])
+        let port = server.port
+        let (status, output) = try await offPool { try Self.python([script, "http://127.0.0.1:\(port)/v1", "test-key", wav]) }
         print(output.split(separator: "\n").map { "[openai] \($0)" }.joined(separator: "\n"))
         #expect(status == 0, "client_check.py failed:\n\(output)")
         #expect(output.contains("0 failed"))
@@ -48,23 +49,26 @@ import Testing
 
     @Test func `a client that hangs up mid-stream cancels its generation`() async throws {
         let server = try await TestServer.start()
-        let client = try LoopbackClient(port: server.port)
+        let port = server.port
         let body = "{\"model\": \"smollm2-135m-instruct-q4_1\", \"stream\": true, \"max_tokens\": 1500, \"temperature\": 1, \"ignore\": 1, \"messages\": [{\"role\": \"user\", \"content\": \"Write a very long story about a dragon.\"}]}"
-        client.send(Array("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
         let queue = server.host.queue(for: "smollm2-135m-instruct-q4_1")
-        // Wait for the stream to start (the head arrives once generation runs).
-        while queue.counts.running == 0 { try await Task.sleep(for: .milliseconds(20)) }
-        let head = try client.readHead()
+        let head = try await offPool {
+            let client = try LoopbackClient(port: port)
+            client.send(Array("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
+            // The head arrives once generation starts; then the client gives up. The server
+            // notices the hang-up at the next token.
+            let head = try client.readHead()
+            client.hangUp()
+            return head
+        }
         #expect(head.status == 200 && head.headers["content-type"] == "text/event-stream")
-        // The server notices the hang-up at the next token.
-        client.hangUp()
         var waited = 0
         while queue.counts.running > 0 && waited < 600 {
             try await Task.sleep(for: .milliseconds(100))
             waited += 1
         }
         #expect(queue.counts.running == 0, "generation still running after the client left")
-        let leases = try await server.host.runtime.residency.snapshot().models.reduce(0) { $0 + $1.leases }
+        let leases = await server.host.runtime.residency.snapshot().models.reduce(0) { $0 + $1.leases }
         #expect(leases == 0)
         await server.stop(grace: 5)
     }
@@ -72,9 +76,12 @@ import Testing
     @Test func `sixteen concurrent clients for ten seconds see no errors`() async throws {
         let server = try await TestServer.start()
         // Warm up: the first request loads the model.
-        let warm = try LoopbackClient(port: server.port).post("/v1/chat/completions", json: "{\"model\": \"smollm2-135m-instruct-q4_1\", \"max_tokens\": 1, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}")
+        let port = server.port
+        let warm = try await offPool {
+            try LoopbackClient(port: port).post("/v1/chat/completions", json: "{\"model\": \"smollm2-135m-instruct-q4_1\", \"max_tokens\": 1, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}")
+        }
         #expect(warm.status == 200, "\(warm.text)")
-        let report = LoadTest(port: server.port, clients: 16, seconds: 10).run()
+        let report = try await offPool { LoadTest(port: port, clients: 16, seconds: 10).run() }
         print("[server] \(report.summary)")
         #expect(report.errors == 0, "\(report.failures) \(report.firstFailure ?? "")")
         #expect(report.requests > 0)
