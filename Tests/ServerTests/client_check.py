@@ -117,6 +117,28 @@ def _():
     assert follow.choices[0].message.content.strip(), follow
 
 
+@check("tool call stream")
+def _():
+    tools = [{"type": "function", "function": {
+        "name": "add", "description": "Adds two integers",
+        "parameters": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                       "required": ["a", "b"]}}}]
+    stream = client.chat.completions.create(model=LLM, max_tokens=64, temperature=0, tools=tools, stream=True,
+                                            tool_choice={"type": "function", "function": {"name": "add"}},
+                                            messages=[{"role": "user", "content": "What is 2 plus 3?"}])
+    calls, finish = {}, None
+    for chunk in stream:
+        for c in chunk.choices:
+            finish = c.finish_reason or finish
+            for t in c.delta.tool_calls or []:
+                entry = calls.setdefault(t.index, {"name": "", "arguments": ""})
+                entry["name"] += t.function.name or ""
+                entry["arguments"] += t.function.arguments or ""
+    assert finish == "tool_calls" and calls[0]["name"] == "add", (finish, calls)
+    args = json.loads(calls[0]["arguments"])
+    assert isinstance(args["a"], int) and isinstance(args["b"], int), args
+
+
 @check("json schema")
 def _():
     schema = {"type": "object", "properties": {"name": {"type": "string", "maxLength": 20},
