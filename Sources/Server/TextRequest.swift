@@ -12,7 +12,7 @@ struct TextRequest {
     /// What constrains the output.
     enum Output {
         case text
-        /// `response_format: json_schema` (or `json_object`): grammar-constrained JSON.
+        /// `response_format: json_schema`: grammar-constrained JSON.
         case schema(JSONSchema)
         /// `tools`: the model may (or, when `required`, must) answer with calls.
         case tools(ToolRegistry, required: Bool)

@@ -73,6 +73,24 @@ import Testing
         await server.stop(grace: 5)
     }
 
+    @Test func `a full queue answers 429 in OpenAI's shape`() async throws {
+        let server = try await TestServer.start(maxRunning: 1, maxWaiting: 0)
+        let port = server.port
+        let long = "{\"model\": \"smollm2-135m-instruct-q4_1\", \"stream\": true, \"max_tokens\": 1500, \"messages\": [{\"role\": \"user\", \"content\": \"Write a very long story.\"}]}"
+        let (head, refused) = try await offPool {
+            let busy = try LoopbackClient(port: port)
+            busy.send(Array("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: \(long.utf8.count)\r\n\r\n\(long)".utf8))
+            let head = try busy.readHead()  // the one slot is now generating
+            let refused = try LoopbackClient(port: port).post("/v1/chat/completions", json: "{\"model\": \"smollm2-135m-instruct-q4_1\", \"max_tokens\": 1, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}")
+            busy.hangUp()
+            return (head, refused)
+        }
+        #expect(head.status == 200)
+        #expect(refused.status == 429)
+        #expect(refused.text.contains("\"type\":\"rate_limit_error\"") && refused.text.contains("\"code\":\"rate_limit_exceeded\""))
+        await server.stop(grace: 5)
+    }
+
     @Test func `sixteen concurrent clients for ten seconds see no errors`() async throws {
         let server = try await TestServer.start()
         // Warm up: the first request loads the model.
