@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian machine for OnDevice: the Debian packages the package links, the pinned
-# test and demo models (fetched with pip and verified by scripts/fetch-models.py), and a release
+# test and demo models (fetched with pip and verified by scripts/fetch-models.py), the openai
+# Python client for the server tests (scripts/setup-openai.sh), and a release
 # build of the `ondevice` command. Safe to run again: every step is cached.
 #
 # Usage: scripts/setup.sh [--no-build] [MODEL_ID ...]   (default models: the LLMs and the embedding models)
@@ -31,6 +32,8 @@ command -v swift >/dev/null || { [ -x /opt/swift/usr/bin/swift ] && export PATH=
 command -v swift >/dev/null || { echo "setup: the Swift toolchain is not on PATH" >&2; exit 1; }
 
 python3 scripts/fetch-models.py "${models[@]}"
+# The official openai client, which the server tests (Tests/ServerTests) drive `ondevice serve` with.
+scripts/setup-openai.sh
 
 if [ "$build" = 1 ]; then
     swift build -c release --product ondevice

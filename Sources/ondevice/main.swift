@@ -31,6 +31,7 @@ let usage = """
       search   QUERY [--k N] [--json] [--index DIR] [--model E | --lexical]
       ask      QUESTION [--k N] [--llm M] [--max-tokens N] [--json] [--index DIR] [--model E | --lexical]
       bench-embed [--model E] [--threads N] [--sentences N] [--vectors N,N] [--json]
+      serve    [--host H] [--port P] [--api-key K] [--models ID,...] [--threads N] [--context N] [--load-test SECONDS [--clients N] [--model M]]
       help
 
     M is a catalog id (see catalog/models.lock) or a path to a GGUF file. E is an embedding model:
@@ -65,6 +66,7 @@ func runCommand(_ args: [String]) async throws {
     case "search": try await SearchCommand.run(rest)
     case "ask": try await AskCommand.run(rest)
     case "bench-embed": try await EmbedBenchCommand.run(rest)
+    case "serve": try await ServeCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }

@@ -1,0 +1,82 @@
+import Engine
+import Foundation
+import ModelStore
+import Runtime
+import Synchronization
+
+/// The models behind the API: which ids are served, and running a request on one of them. Every
+/// model is leased through the runtime's residency cache (so the memory budget, keep-alive and
+/// pressure handling apply) after the request has passed the model's admission queue.
+package final class ModelHost: Sendable {
+    package let runtime: OnDeviceRuntime
+    let configuration: ServerConfiguration
+    private let queues = Mutex<[String: ModelQueue]>([:])
+    /// The kinds this server has endpoints for.
+    static let servedKinds: Set<ModelKind> = [.llm, .embedding, .asr]
+
+    package init(runtime: OnDeviceRuntime, configuration: ServerConfiguration) {
+        self.runtime = runtime
+        self.configuration = configuration
+    }
+
+    /// Installed models the server offers, in catalog order.
+    package func servedModels() async -> [ModelStatus] {
+        await runtime.store.list().filter { status in
+            status.state == .installed && Self.servedKinds.contains(status.entry.kind)
+                && (configuration.models.map { $0.contains(status.entry.id) } ?? true)
+        }
+    }
+
+    /// The installed model `id`, which must be of `kind`. Blocks the connection thread briefly.
+    func resolve(_ id: String, kind: ModelKind, endpoint: String) throws(ServerError) -> InstalledModel {
+        if let allowed = configuration.models, !allowed.contains(id) { throw .modelNotFound(id) }
+        let store = runtime.store
+        let found: InstalledModel?
+        do { found = try blockingAwait { try await store.resolve(id) } } catch { throw .modelNotFound(id) }
+        guard let found else { throw .modelNotFound(id) }
+        guard found.entry.kind == kind else { throw .wrongModelKind(model: id, endpoint: endpoint) }
+        return found
+    }
+
+    package func queue(for id: String) -> ModelQueue {
+        queues.withLock { q in
+            if let existing = q[id] { return existing }
+            let made = ModelQueue(maxRunning: configuration.maxRunningPerModel, maxWaiting: configuration.maxWaitingPerModel)
+            q[id] = made
+            return made
+        }
+    }
+
+    /// Runs `body` on the leased model after waiting its turn. Returns nil when the client left
+    /// while waiting.
+    func withModel<L: ResidentModelLoading, T>(_ loader: L, responder: HTTPResponder,
+                                               _ body: (L.Model) throws -> T) throws -> T? {
+        let queue = queue(for: loader.modelId)
+        guard try queue.enter(model: loader.modelId, isCancelled: { responder.isCancelled }) else { return nil }
+        defer { queue.leave() }
+        let residency = runtime.residency
+        let lease: Lease<L.Model>
+        do {
+            lease = try blockingAwait { try await residency.lease(loader) }
+        } catch let error as RuntimeError {
+            throw ServerError.modelFailed(model: loader.modelId, reason: error.description)
+        }
+        defer { try? blockingAwait { await lease.release() } }
+        return try body(lease.model)
+    }
+
+    /// Options for text sessions: the runtime's text backend, with the server's overrides.
+    var textOptions: LoadOptions {
+        let backend = runtime.textGeneration.backend.options
+        return LoadOptions(contextLength: configuration.contextLength ?? backend.contextLength,
+                           threads: configuration.threads ?? backend.threads)
+    }
+
+    var threads: Int { configuration.threads ?? runtime.textGeneration.backend.options.threads }
+
+    func languageModelLoader(_ model: InstalledModel) throws(ServerError) -> LanguageModelLoader {
+        do { return try LanguageModelEngine().typedLoader(for: model.entry, in: model.directory, options: textOptions) } catch {
+            throw .modelFailed(model: model.id, reason: error.description)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Audio
+import Engine
+import Foundation
+import ModelStore
+
+/// `POST /v1/audio/transcriptions`: a `multipart/form-data` upload with `file` (WAV) and
+/// `model`; optional `language`, `response_format` (json, text, verbose_json) and `temperature`.
+extension OpenAIServer {
+    func transcriptions(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
+        guard request.mediaType == "multipart/form-data" else {
+            throw ServerError.unsupportedMediaType(request.mediaType ?? "none")
+        }
+        guard let boundary = request.header("content-type").flatMap(MultipartForm.boundary) else {
+            throw ServerError.invalidRequest("multipart/form-data needs a boundary")
+        }
+        let form = try MultipartForm(body: request.body, boundary: boundary)
+        guard let file = form.part("file") else { throw ServerError.invalidRequest("'file' is required", param: "file") }
+        guard let modelId = form.field("model"), !modelId.isEmpty else { throw ServerError.invalidRequest("'model' is required", param: "model") }
+        let format = form.field("response_format") ?? "json"
+        guard ["json", "text", "verbose_json"].contains(format) else {
+            throw ServerError.invalidRequest("response_format must be json, text or verbose_json", param: "response_format")
+        }
+        let clip: AudioClip
+        do { clip = try WAVFile.decode(file.body) } catch {
+            throw ServerError.invalidRequest("'file' must be a WAV file (PCM or float): \(error)", param: "file")
+        }
+        var options = TranscriptionOptions()
+        if let language = form.field("language"), !language.isEmpty { options.language = language }
+        if let t = form.field("temperature").flatMap(Float.init), t > 0 { options.temperatures = [min(t, 1)] }
+        let installed = try host.resolve(modelId, kind: .asr, endpoint: "/v1/audio/transcriptions")
+        let loader = TranscriberLoader(model: installed, threads: host.threads)
+        let transcription = try host.withModel(loader, responder: responder) { (resident: ResidentTranscriber) throws -> Transcription? in
+            let slot = resident.checkOut()
+            defer { resident.checkIn(slot) }
+            do throws(SpeechError) {
+                return try slot.transcriber.transcribe(clip, options: options, isCancelled: { responder.isCancelled })
+            } catch {
+                if error == .cancelled { return nil }
+                throw ServerError.modelFailed(model: modelId, reason: error.description)
+            }
+        }
+        guard let transcription = transcription ?? nil else { return }
+        let text: String = transcription.text.trimmingCharacters(in: CharacterSet.whitespaces)
+        switch format {
+        case "text":
+            responder.send(status: 200, contentType: "text/plain; charset=utf-8", body: Array((text + "\n").utf8))
+        case "verbose_json":
+            let segments: [JSONValue] = transcription.segments.map(Self.segmentObject)
+            responder.send(json: JSONValue.make([("task", .string("transcribe")), ("language", .string(transcription.language)),
+                                                 ("duration", .number(transcription.duration)), ("text", .string(text)),
+                                                 ("segments", .array(segments))]).serialized)
+        default:
+            let seconds = Int(transcription.duration.rounded(FloatingPointRoundingRule.up))
+            let usage = JSONValue.make([("type", .string("duration")), ("seconds", .int(seconds))])
+            responder.send(json: JSONValue.make([("text", .string(text)), ("usage", usage)]).serialized)
+        }
+    }
+
+    static func segmentObject(_ s: TranscriptionSegment) -> JSONValue {
+        let tokens: [JSONValue] = s.tokens.map { JSONValue.int(Int($0)) }
+        let fields: [(String, JSONValue)] = [
+            ("id", .int(s.id)), ("seek", .int(s.seek)), ("start", .number(s.start)), ("end", .number(s.end)),
+            ("text", .string(s.text)), ("tokens", .array(tokens)), ("temperature", .number(Double(s.temperature))),
+            ("avg_logprob", .number(s.averageLogProb)), ("compression_ratio", .number(s.compressionRatio)),
+            ("no_speech_prob", .number(s.noSpeechProb)),
+        ]
+        return .make(fields)
+    }
+}

@@ -1,0 +1,78 @@
+import Engine
+import Tokenizers
+
+/// A parsed `/v1/chat/completions` or `/v1/completions` body: only the fields we act on;
+/// unknown fields are ignored, as OpenAI-compatible servers do.
+struct TextRequest {
+    enum Prompt {
+        case chat([ChatMessage])
+        case raw(String)
+    }
+
+    /// What constrains the output.
+    enum Output {
+        case text
+        /// `response_format: json_schema`: grammar-constrained JSON.
+        case schema(JSONSchema)
+        /// `tools`: the model may (or, when `required`, must) answer with calls.
+        case tools(ToolRegistry, required: Bool)
+    }
+
+    var model: String
+    var prompt: Prompt
+    var output: Output = .text
+    var options = GenerationOptions()
+    var stream = false
+    var includeUsage = false
+
+    /// Fields shared by both endpoints.
+    init(body: JSONValue, prompt: (JSONValue) throws(ServerError) -> Prompt) throws(ServerError) {
+        guard case .object = body else { throw .invalidRequest("the body must be a JSON object") }
+        guard let model = body["model"]?.string, !model.isEmpty else { throw .invalidRequest("'model' is required (a string)", param: "model") }
+        self.model = model
+        self.prompt = try prompt(body)
+        stream = try Self.optional(body, "stream", \.bool, "a boolean") ?? false
+        includeUsage = body["stream_options"]?["include_usage"]?.bool ?? false
+        if let n = try Self.optional(body, "n", \.integer, "an integer"), n != 1 {
+            throw .invalidRequest("only n = 1 is supported", param: "n")
+        }
+        // OpenAI's temperature default; the engine's top-k / min-p guards stay, since a small
+        // model sampled from its whole vocabulary at temperature 1 drifts into noise.
+        options.sampling = SamplingParameters()
+        options.sampling.temperature = 1
+        options.sampling.seed = UInt64.random(in: 0...UInt64.max)  // OpenAI samples afresh unless given a seed
+        options.maxTokens = 256
+        let newer = try Self.optional(body, "max_completion_tokens", \.integer, "an integer")
+        let older = try Self.optional(body, "max_tokens", \.integer, "an integer")
+        let maxTokens = newer ?? older
+        if let maxTokens {
+            guard maxTokens >= 1 else { throw .invalidRequest("max_tokens must be at least 1", param: "max_tokens") }
+            options.maxTokens = maxTokens
+        }
+        if let t = try Self.optional(body, "temperature", \.number, "a number") {
+            guard (0...2).contains(t) else { throw .invalidRequest("temperature must be between 0 and 2", param: "temperature") }
+            options.sampling.temperature = Float(t)
+        }
+        if let p = try Self.optional(body, "top_p", \.number, "a number") {
+            guard p > 0 && p <= 1 else { throw .invalidRequest("top_p must be in (0, 1]", param: "top_p") }
+            options.sampling.topP = Float(p)
+        }
+        if let seed = try Self.optional(body, "seed", \.integer, "an integer") { options.sampling.seed = UInt64(bitPattern: Int64(seed)) }
+        switch body["stop"] {
+        case nil, .null?: break
+        case .string(let s)?: options.stop = [s]
+        case .array(let items)?:
+            let stops = items.compactMap(\.string)
+            guard stops.count == items.count, stops.count <= 4 else { throw .invalidRequest("stop must be a string or up to 4 strings", param: "stop") }
+            options.stop = stops
+        default: throw .invalidRequest("stop must be a string or an array of strings", param: "stop")
+        }
+    }
+
+    /// `body[key]` read with `read`; nil when absent or null, 400 when of the wrong type.
+    static func optional<T>(_ body: JSONValue, _ key: String, _ read: (JSONValue) -> T?, _ what: String) throws(ServerError) -> T? {
+        guard let value = body[key], !value.isNull else { return nil }
+        guard let typed = read(value) else { throw .invalidRequest("'\(key)' must be \(what)", param: key) }
+        return typed
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Runtime
+import Server
+
+/// An in-process `ondevice serve` on an ephemeral loopback port, over the model store the
+/// environment names (`ONDEVICE_HOME`), without the user's settings file.
+enum TestServer {
+    static func start(apiKey: String? = nil, limits: HTTPServer.Limits? = nil, maxRunning: Int = 2,
+                      maxWaiting: Int = 32) async throws -> APIServer {
+        var dependencies = RuntimeDependencies.production()
+        dependencies.settingsFile = nil
+        dependencies.pressureProbe = nil
+        var settings = RuntimeSettings()
+        settings.threads = 1
+        settings.contextLength = 2048
+        dependencies.initialSettings = settings
+        let runtime = try await OnDeviceRuntime.make(dependencies)
+        var c = ServerConfiguration()
+        c.port = 0
+        c.apiKey = apiKey
+        c.maxRunningPerModel = maxRunning
+        c.maxWaitingPerModel = maxWaiting
+        if let limits { c.limits = limits }
+        return try APIServer(runtime: runtime, configuration: c)
+    }
+
+    /// Limits small enough for hostile-input tests to hit quickly.
+    static var tightLimits: HTTPServer.Limits {
+        var l = HTTPServer.Limits()
+        l.maxBodyBytes = 64 * 1024
+        l.maxHeadBytes = 4096
+        l.headTimeout = 1
+        l.idleTimeout = 2
+        l.bodyTimeout = 2
+        return l
+    }
+
+    /// The golden references beside the repository (`../shared/golden`).
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/golden").path
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+}
+
+/// Runs blocking client code on its own thread. Test functions run on Swift's small cooperative
+/// pool, which the server itself needs (its residency and store are actors): a test blocking a
+/// pool thread while waiting for the server could starve it.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+        }.start()
+    }
+}
