@@ -69,19 +69,20 @@ extension OnDevice {
             }
             var metrics = TextMetrics()
             for case let m? in outcome.turns { metrics.add(m, first: metrics.modelCalls == 0) }
-            continuation.yield(.finished(ToolChatResult(
+            return .finished(ToolChatResult(
                 text: outcome.answer, toolCalls: outcome.calls.map { ToolInvocation($0, registry: registry) },
-                transcript: outcome.messages.map(Message.init), reachedCallLimit: outcome.reachedCallLimit, metrics: metrics)))
+                transcript: outcome.messages.map(Message.init), reachedCallLimit: outcome.reachedCallLimit, metrics: metrics))
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
     }
 
     /// Runs `body` in a producer task holding a lease on the text model and a session from its
-    /// pool, then finishes the stream: normally, or with the error typed for apps. The session
-    /// and the lease are given back however `body` ends (cancellation included).
+    /// pool, then yields the event it returns and finishes the stream (or finishes it with the
+    /// error typed for apps). The session and the lease are given back first, however `body`
+    /// ends, so a caller holding the result holds no lease.
     private func withLeasedSession<Event: Sendable>(_ continuation: AsyncThrowingStream<Event, Error>.Continuation,
-                                                    _ body: @escaping @Sendable (Session) async throws -> Void) -> Task<Void, Never> {
+                                                    _ body: @escaping @Sendable (Session) async throws -> Event) -> Task<Void, Never> {
         let runtimeTask = self.runtimeTask
         let reference = configuration.textModel
         return Task.detached {
@@ -97,18 +98,25 @@ extension OnDevice {
             }
             let options = lease.backend.options
             let slot = lease.lease.model.checkOut(contextLength: options.contextLength, threads: options.threads)
+            let outcome: Result<Event, Error>
             do {
-                try await body(slot.session)
-                continuation.finish()
+                outcome = .success(try await body(slot.session))
             } catch let error as EngineError {
-                continuation.finish(throwing: OnDeviceError(error))
+                outcome = .failure(OnDeviceError(error))
             } catch is CancellationError {
-                continuation.finish(throwing: OnDeviceError.cancelled)
+                outcome = .failure(OnDeviceError.cancelled)
             } catch {
-                continuation.finish(throwing: error)
+                outcome = .failure(error)
             }
             lease.lease.model.checkIn(slot)
             await lease.release()
+            switch outcome {
+            case .success(let last):
+                continuation.yield(last)
+                continuation.finish()
+            case .failure(let error):
+                continuation.finish(throwing: error)
+            }
         }
     }
 }
