@@ -10,7 +10,7 @@ extension ChatCommand {
     /// The loop for `--tools` (names, comma-separated, or `all`); nil without the option.
     static func toolLoop(_ a: Arguments) throws -> ToolCallLoop? {
         guard let list = a.string("tools") else {
-            if a.string("max-tool-calls") != nil { throw CLIError.missingOption("--tools") }
+            if a.string("max-tool-calls") != nil || a.has("require-tool-call") { throw CLIError.missingOption("--tools") }
             return nil
         }
         let builtIns: [Tool] = [.calculate(), .currentTime()]
@@ -28,7 +28,10 @@ extension ChatCommand {
         guard !chosen.isEmpty else { throw CLIError.invalidValue(option: "--tools", value: list, expected: "tool names or all") }
         let maxCalls = try a.int("max-tool-calls") ?? 4
         guard maxCalls >= 0 else { throw CLIError.invalidValue(option: "--max-tool-calls", value: String(maxCalls), expected: "0 or more") }
-        return ToolCallLoop(registry: ToolRegistry(chosen), maxCalls: maxCalls)
+        var loop = ToolCallLoop(registry: ToolRegistry(chosen), maxCalls: maxCalls)
+        // Each user turn's first reply must be a call (for models that rarely decide to call).
+        loop.requireFirstCall = a.has("require-tool-call")
+        return loop
     }
 
     static func runWithTools(_ a: Arguments, runtime: RuntimeOptions, options: GenerationOptions, loop: ToolCallLoop) async throws {

@@ -11,7 +11,7 @@ import Tokenizers
 enum ChatCommand {
     static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: RuntimeOptions.valued.union(["system", "temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty", "tools", "max-tool-calls"]),
-                              flags: ["greedy", "json"])
+                              flags: ["greedy", "json", "require-tool-call"])
         if a.has("greedy") && a.string("temperature") != nil { throw CLIError.conflicting("--greedy", "--temperature") }
         let tools = try toolLoop(a)
         let runtime = try await RuntimeOptions(a)
