@@ -86,7 +86,24 @@ import TestSupport
             let trail = r.toolCalls.map { "\($0.name ?? "?")(\($0.arguments?.json ?? "")) → \($0.result)" }.joined(separator: "; ")
             print("[tool chat] \(question) | calls: \(trail.isEmpty ? "none" : trail) | answer: \(r.text.prefix(140).replacingOccurrences(of: "\n", with: " "))")
         }
-        print("[tool chat] calculate called on \(called)/\(Self.arithmetic.count); its result correct on \(rightCall)/\(Self.arithmetic.count); answer states the right number on \(rightAnswer)/\(Self.arithmetic.count)")
+        print("[tool chat] free: calculate called on \(called)/\(Self.arithmetic.count); its result correct on \(rightCall)/\(Self.arithmetic.count); answer states the right number on \(rightAnswer)/\(Self.arithmetic.count)")
+
+        // The same questions with the first reply required to be a call: how good the calls are.
+        var forced = ToolOptions()
+        forced.requireToolCall = true
+        var forcedCalculate = 0, forcedRight = 0, forcedAnswer = 0
+        for (question, expected) in Self.arithmetic {
+            let r = try await ai.chat([.user(question)], tools: Tool.builtIns, options: Self.options, toolOptions: forced)
+            Self.checkLoop(r, maxCalls: forced.maxToolCalls)
+            #expect(!r.toolCalls.isEmpty)
+            let calc = r.toolCalls.filter { $0.name == "calculate" }
+            if !calc.isEmpty { forcedCalculate += 1 }
+            if calc.contains(where: { Double($0.result).map { abs($0 - expected) < 1e-6 * max(1, abs(expected)) } ?? false }) { forcedRight += 1 }
+            if r.text.contains(Calculator.format(expected)) { forcedAnswer += 1 }
+            let trail = r.toolCalls.map { "\($0.name ?? "?")(\($0.arguments?.json ?? "")) → \($0.result)" }.joined(separator: "; ")
+            print("[tool chat] forced: \(question) | calls: \(trail) | answer: \(r.text.prefix(100).replacingOccurrences(of: "\n", with: " "))")
+        }
+        print("[tool chat] forced: calculate chosen on \(forcedCalculate)/\(Self.arithmetic.count); its result correct on \(forcedRight)/\(Self.arithmetic.count); answer states the right number on \(forcedAnswer)/\(Self.arithmetic.count)")
         #expect(try await ai.activeLeases() == 0)
     }
 
