@@ -5,11 +5,12 @@ extension Tool {
     /// `calculate`: evaluates an arithmetic expression with `Calculator` (no code execution).
     package static func calculate() -> Tool {
         let expression = JSONValue.object([
-            .init("type", .string("string")), .init("maxLength", .number(200)),
+            .init("type", .string("string")), .init("minLength", .number(1)), .init("maxLength", .number(200)),
             .init("description", .string("Arithmetic such as (2 + 3) * 4, sqrt(2) or 2 ^ 10")),
         ])
         let document = objectSchema([.init("expression", expression)], required: ["expression"])
-        let shape = JSONSchema.Shape.object(.init(properties: [.init("expression", .string(minLength: 0, maxLength: 200))],
+        // An empty expression is never valid, so the grammar does not offer one.
+        let shape = JSONSchema.Shape.object(.init(properties: [.init("expression", .string(minLength: 1, maxLength: 200))],
                                                   required: ["expression"]))
         return Tool(checked: "calculate", description: "Evaluate an arithmetic expression and return the number.",
                     parameters: JSONSchema(shape: shape, document: document)) { arguments in

@@ -17,6 +17,17 @@ public enum OnDeviceError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidArgument(String)
     /// Any other engine failure, described.
     case engine(String)
+    /// The model called a tool the chat does not offer (told to the model, which carries on).
+    case unknownTool(name: String, available: [String])
+    /// The model's arguments do not fit the tool's schema (told to the model, which carries on).
+    case invalidToolArguments(tool: String, reason: String)
+    /// The model's call text was not a JSON call (told to the model, which carries on).
+    case malformedToolCall(reason: String)
+    /// The tool's handler threw (told to the model, which carries on).
+    case toolFailed(tool: String, reason: String)
+    /// The model still wanted to call tools after the chat's limit of calls (thrown only when
+    /// `ToolOptions.failAtCallLimit` asks for it).
+    case toolCallLimitReached(limit: Int)
 
     public var description: String {
         switch self {
@@ -27,6 +38,12 @@ public enum OnDeviceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .invalidArgument(let what): "invalid argument: \(what)"
         case .engine(let what): what
+        case let .unknownTool(name, available):
+            "no tool named '\(name)' (the tools are: \(available.joined(separator: ", ")))"
+        case let .invalidToolArguments(tool, reason): "invalid arguments for tool \(tool): \(reason)"
+        case .malformedToolCall(let reason): "malformed tool call: \(reason)"
+        case let .toolFailed(tool, reason): "tool \(tool) failed: \(reason)"
+        case .toolCallLimitReached(let limit): "the model wanted more than \(limit) tool calls"
         }
     }
 

@@ -5,12 +5,22 @@ import Tokenizers
 /// `ondevice chat`: an interactive multi-turn conversation in the terminal. Each turn
 /// re-renders the whole conversation with the model's template; the session's prompt cache
 /// reuses every token of earlier turns, so only the new turn is evaluated.
+///
+/// `--tools calculate,current_time` (or `all`) lets the model call the built-in tools; each call
+/// and its result is shown as it happens (`ChatCommand+Tools.swift`).
 enum ChatCommand {
     static func run(_ args: ArraySlice<String>) async throws {
-        let a = try Arguments(args, options: RuntimeOptions.valued.union(["system", "temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty"]),
-                              flags: ["greedy"])
+        let a = try Arguments(args, options: RuntimeOptions.valued.union(["system", "temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty", "tools", "max-tool-calls"]),
+                              flags: ["greedy", "json", "require-tool-call"])
+        if a.has("greedy") && a.string("temperature") != nil { throw CLIError.conflicting("--greedy", "--temperature") }
+        let tools = try toolLoop(a)
         let runtime = try await RuntimeOptions(a)
         let options = try GenerateCommand.generationOptions(a)
+        if let tools {
+            try await runWithTools(a, runtime: runtime, options: options, loop: tools)
+            return
+        }
+        if a.has("json") { throw CLIError.io("chat --json needs --tools (it prints each turn's calls and answer)") }
         let model = try runtime.load()
         let template = try model.chatTemplate()
         let session = runtime.session(model)

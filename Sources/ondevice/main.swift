@@ -9,7 +9,7 @@ let usage = """
     commands:
       generate --model M [--raw] [--greedy | --temperature T --seed S] [--max-tokens N] [--json] [--json-schema FILE] PROMPT
       tokenize --model M [--json] TEXT
-      chat     --model M [--system TEXT]
+      chat     --model M [--system TEXT] [--tools calculate,current_time|all [--max-tool-calls N] [--require-tool-call] [--json]]
       bench    --model M [--threads N] [--json]
       summarize [--model M] [--style paragraph|bullets] [--json] FILE|-
       translate [--model M] --to LANGUAGE [--from LANGUAGE] [--json] FILE|-

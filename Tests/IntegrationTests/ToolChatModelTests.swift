@@ -1,0 +1,176 @@
+// Scoped imports: the Engine's own `Tool` would make the public `Tool` ambiguous here.
+import struct Engine.Calculator
+import struct Engine.ToolRegistry
+import Foundation
+import OnDevice
+import Synchronization
+import Testing
+import TestSupport
+
+/// `chat(_:tools:)` live on SmolLM2-135M-Instruct. Whether a 135M model decides to call a tool
+/// is its own affair, so the tests hold the loop to what must be true either way — a call
+/// parses, runs, and its result is in the transcript the model answers from — and print how
+/// often the model called `calculate` and got the number right.
+@Suite(.serialized) struct ToolChatModelTests {
+    static var options: TextOptions {
+        var o = TextOptions.greedy
+        o.maxTokens = 96
+        return o
+    }
+
+    /// What must hold of any tool chat, whatever the model chose to do.
+    static func checkLoop(_ r: ToolChatResult, maxCalls: Int) {
+        #expect(r.toolCalls.count <= maxCalls)
+        let toolTurns = r.transcript.filter { $0.role == .tool }
+        #expect(toolTurns.count == r.toolCalls.count)
+        for (call, turn) in zip(r.toolCalls, toolTurns) {
+            // Calls are constrained to the tools' schemas: they parse, name a tool, and fit it.
+            #expect(call.name != nil && call.arguments != nil, "\(call)")
+            switch call.error {
+            case nil, .toolFailed?: break  // e.g. an expression the calculator rejects
+            default: Issue.record("a constrained call failed to parse or validate: \(call)")
+            }
+            // The result the model read next is exactly what the tool returned.
+            #expect(turn.content == ToolRegistry.response(name: call.name, result: call.result, isError: call.error != nil))
+        }
+        #expect(r.transcript.first?.role == .system)
+        #expect(r.transcript.last == .assistant(r.text))
+        #expect(r.metrics.modelCalls == r.toolCalls.count + 1 || r.reachedCallLimit)
+    }
+
+    @Test func `a required call on SmolLM2 runs the tool and the model answers after reading its result`() async throws {
+        let ai = try OpsTests.instance()
+        var toolOptions = ToolOptions()
+        toolOptions.requireToolCall = true
+        toolOptions.maxToolCalls = 2
+        var events: [ToolChatEvent] = []
+        for try await event in ai.chatStream([.user("What is 1234 times 5678?")], tools: Tool.builtIns,
+                                             options: Self.options, toolOptions: toolOptions) {
+            events.append(event)
+        }
+        guard case .finished(let r)? = events.last else {
+            Issue.record("no result")
+            return
+        }
+        Self.checkLoop(r, maxCalls: 2)
+        let first = try #require(r.toolCalls.first)
+        #expect(r.transcript.map(\.role).prefix(4) == [.system, .user, .assistant, .tool])
+        #expect(r.transcript[2].content.hasPrefix("<tool_call>\n{\"name\":\"\(first.name ?? "")\""))
+        // The stream announced the call before its result, and both before the end.
+        let callAt = events.firstIndex { if case .toolCall = $0 { true } else { false } }
+        let resultAt = events.firstIndex { if case .toolResult = $0 { true } else { false } }
+        #expect(callAt != nil && resultAt != nil && callAt! < resultAt!)
+        #expect(!r.text.isEmpty)
+        #expect(r.metrics.promptTokens > 0 && r.metrics.completionTokens > 0)
+        #expect(try await ai.activeLeases() == 0)
+        print("[tool chat] forced: \(r.toolCalls.map { "\($0.name ?? "?")(\($0.arguments?.json ?? "")) → \($0.result)" }) | answer: \(r.text.prefix(160))")
+    }
+
+    static let arithmetic: [(question: String, answer: Double)] = [
+        ("What is 1234 times 5678?", 7_006_652), ("Calculate 15% of 360.", 54), ("What is (48 + 52) * 7?", 700),
+        ("What is the square root of 2025?", 45), ("How much is 1000 divided by 16?", 62.5), ("What is 3 to the power of 7?", 2187),
+        ("Subtract 789 from 2024.", 1235), ("I bought 3 books at 12.50 each. How much did I spend?", 37.5),
+        ("What is 81 times 19?", 1539), ("Add 256, 512 and 1024.", 1792),
+    ]
+
+    @Test func `SmolLM2 on ten arithmetic questions: the loop holds, and how often it calls calculate`() async throws {
+        let ai = try OpsTests.instance()
+        var called = 0, rightCall = 0, rightAnswer = 0
+        for (question, expected) in Self.arithmetic {
+            let r = try await ai.chat([.user(question)], tools: Tool.builtIns, options: Self.options)
+            Self.checkLoop(r, maxCalls: ToolOptions().maxToolCalls)
+            let calc = r.toolCalls.filter { $0.name == "calculate" }
+            if !calc.isEmpty { called += 1 }
+            if calc.contains(where: { Double($0.result).map { abs($0 - expected) < 1e-6 * max(1, abs(expected)) } ?? false }) { rightCall += 1 }
+            if r.text.contains(Calculator.format(expected)) { rightAnswer += 1 }
+            let trail = r.toolCalls.map { "\($0.name ?? "?")(\($0.arguments?.json ?? "")) → \($0.result)" }.joined(separator: "; ")
+            print("[tool chat] \(question) | calls: \(trail.isEmpty ? "none" : trail) | answer: \(r.text.prefix(140).replacingOccurrences(of: "\n", with: " "))")
+        }
+        print("[tool chat] free: calculate called on \(called)/\(Self.arithmetic.count); its result correct on \(rightCall)/\(Self.arithmetic.count); answer states the right number on \(rightAnswer)/\(Self.arithmetic.count)")
+
+        // The same questions with the first reply required to be a call: how good the calls are.
+        var forced = ToolOptions()
+        forced.requireToolCall = true
+        var forcedCalculate = 0, forcedRight = 0, forcedAnswer = 0
+        for (question, expected) in Self.arithmetic {
+            let r = try await ai.chat([.user(question)], tools: Tool.builtIns, options: Self.options, toolOptions: forced)
+            Self.checkLoop(r, maxCalls: forced.maxToolCalls)
+            #expect(!r.toolCalls.isEmpty)
+            let calc = r.toolCalls.filter { $0.name == "calculate" }
+            if !calc.isEmpty { forcedCalculate += 1 }
+            if calc.contains(where: { Double($0.result).map { abs($0 - expected) < 1e-6 * max(1, abs(expected)) } ?? false }) { forcedRight += 1 }
+            if r.text.contains(Calculator.format(expected)) { forcedAnswer += 1 }
+            let trail = r.toolCalls.map { "\($0.name ?? "?")(\($0.arguments?.json ?? "")) → \($0.result)" }.joined(separator: "; ")
+            print("[tool chat] forced: \(question) | calls: \(trail) | answer: \(r.text.prefix(100).replacingOccurrences(of: "\n", with: " "))")
+        }
+        print("[tool chat] forced: calculate chosen on \(forcedCalculate)/\(Self.arithmetic.count); its result correct on \(forcedRight)/\(Self.arithmetic.count); answer states the right number on \(forcedAnswer)/\(Self.arithmetic.count)")
+        #expect(try await ai.activeLeases() == 0)
+    }
+
+    @Test func `cancelling a tool chat stream stops decoding and returns the lease`() async throws {
+        let ai = try OpsTests.instance()
+        var o = TextOptions.greedy
+        o.maxTokens = 2000
+        o.ignoreEndOfGeneration = true  // without cancellation the answer would run to 2000 tokens
+        let stream = ai.chatStream([.user("Write a long story about a lighthouse keeper and the storm that changed his life.")],
+                                   tools: Tool.builtIns, options: o)
+        let consumer = Task {
+            var events = 0
+            for try await event in stream {
+                if case .finished = event { return -1 }
+                events += 1
+                if events == 2 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return events
+        }
+        let events = try await consumer.value
+        #expect(events >= 2)
+        try await Self.waitForLeases(ai)
+        let cached = try await ai.pooledCachedTokens()
+        #expect(!cached.isEmpty && cached.allSatisfy { $0 < 1000 }, "\(cached)")
+    }
+
+    @Test func `cancelling while a tool runs cancels the tool and makes no further turn`() async throws {
+        let ai = try OpsTests.instance()
+        let sawCancellation = Mutex(false)
+        let started = Mutex(0)
+        let wait = try Tool(name: "wait_for_approval", description: "Waits until a person approves the request.",
+                            parameters: #"{"type":"object","properties":{}}"#) { _ in
+            started.withLock { $0 += 1 }
+            do {
+                try await Task.sleep(for: .seconds(300))
+            } catch {
+                sawCancellation.withLock { $0 = true }
+                throw error
+            }
+            return "approved"
+        }
+        var toolOptions = ToolOptions()
+        toolOptions.requireToolCall = true
+        let stream = ai.chatStream([.user("Please get approval.")], tools: [wait], options: Self.options, toolOptions: toolOptions)
+        let consumer = Task {
+            var sawFinish = false
+            for try await event in stream {
+                if case .toolCall = event { withUnsafeCurrentTask { $0?.cancel() } }
+                if case .finished = event { sawFinish = true }
+            }
+            return sawFinish
+        }
+        #expect(try await consumer.value == false)
+        try await Self.waitForLeases(ai)
+        // The call was announced, so its handler ran once, and saw the cancellation.
+        #expect(started.withLock { $0 } == 1)
+        #expect(sawCancellation.withLock { $0 })
+    }
+
+    /// The producer notices cancellation within one token (or at once in a tool) and releases
+    /// its lease; this polls for that rather than assuming when it is scheduled.
+    static func waitForLeases(_ ai: OnDevice) async throws {
+        var waited = 0
+        while try await ai.activeLeases() > 0 && waited < 400 {
+            try await Task.sleep(for: .milliseconds(50))
+            waited += 1
+        }
+        #expect(try await ai.activeLeases() == 0)
+    }
+}
