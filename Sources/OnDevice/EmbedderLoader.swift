@@ -13,6 +13,9 @@ package struct EmbedderLoader: ResidentModelLoading {
     package let path: String
     /// The weights' pinned SHA-256 (nil computes a fingerprint at load).
     package let revision: String?
+    /// The model id vectors are stamped with; nil names the model after its folder or file (a
+    /// model given by path), as `Embedder.load` does.
+    package let identityId: String?
     package let threads: Int
 
     package var kind: ModelKind { .embedding }
@@ -23,10 +26,11 @@ package struct EmbedderLoader: ResidentModelLoading {
     /// entries. Rounded up; the resident size is measured.
     package static let heapBytesPerToken = 384
 
-    package init(modelId: String, path: String, revision: String?, threads: Int) {
+    package init(modelId: String, path: String, revision: String?, identityId: String?, threads: Int) {
         self.modelId = modelId
         self.path = path
         self.revision = revision
+        self.identityId = identityId
         self.threads = max(1, threads)
     }
 
@@ -66,7 +70,7 @@ package struct EmbedderLoader: ResidentModelLoading {
     package func load() async throws(RuntimeError) -> ResidentEmbedder {
         let before = ProcessMemory.current()?.anonymousBytes ?? 0
         let embedder: Embedder
-        do { embedder = try Embedder.load(path: path, modelId: modelId, revision: revision, threads: threads) } catch {
+        do { embedder = try Embedder.load(path: path, modelId: identityId, revision: revision, threads: threads) } catch {
             throw .load(modelId: modelId, reason: "\(error)")
         }
         let after = ProcessMemory.current()?.anonymousBytes ?? before

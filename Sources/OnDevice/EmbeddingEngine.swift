@@ -19,13 +19,13 @@ package struct EmbeddingEngine: ModelEngine {
 
     package func typedLoader(for entry: CatalogEntry, in directory: String, options: LoadOptions) throws(RuntimeError) -> EmbedderLoader {
         if let gguf = entry.files.first(where: { $0.name.hasSuffix(".gguf") }) {
-            return EmbedderLoader(modelId: entry.id, path: directory + "/" + gguf.name, revision: gguf.sha256, threads: options.threads)
+            return EmbedderLoader(modelId: entry.id, path: directory + "/" + gguf.name, revision: gguf.sha256, identityId: entry.id, threads: options.threads)
         }
         guard let weights = entry.files.first(where: { $0.name.hasSuffix("model.safetensors") }) else {
             throw .load(modelId: entry.id, reason: "neither a .gguf nor a model.safetensors among \(entry.files.map(\.name))")
         }
         let folder = ((directory + "/" + weights.name) as NSString).deletingLastPathComponent
-        return EmbedderLoader(modelId: entry.id, path: folder, revision: weights.sha256, threads: options.threads)
+        return EmbedderLoader(modelId: entry.id, path: folder, revision: weights.sha256, identityId: entry.id, threads: options.threads)
     }
 }
 

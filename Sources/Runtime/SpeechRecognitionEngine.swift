@@ -37,7 +37,7 @@ package struct WhisperLoader: ResidentModelLoading {
     /// `tokenizer.json` leaves in the allocator): tiny.en's load grew anonymous memory by
     /// 22.4 MiB, of which 2.9 MiB are the position tables, i.e. ~395 B for each of its 51,864
     /// entries. Rounded up so the estimate stays on the safe side; the resident size is measured.
-    package static let heapBytesPerToken = 448
+    package static let heapBytesPerToken = 512
 
     package init(modelId: String, directory: String, threads: Int) {
         self.modelId = modelId

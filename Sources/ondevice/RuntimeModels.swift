@@ -42,7 +42,7 @@ enum RuntimeModels {
             return try await runtime.lease(ResidentEmbedder.self, modelId: argument, options: LoadOptions(threads: threads))
         }
         return try await runtime.residency.lease(ResidentEmbedder.self,
-                                                 loader: EmbedderLoader(modelId: argument, path: argument, revision: nil, threads: threads))
+                                                 loader: EmbedderLoader(modelId: argument, path: argument, revision: nil, identityId: nil, threads: threads))
     }
 
     /// Leases that last the whole command (an index keeps using its embedder until it exits).
