@@ -19,6 +19,12 @@ public final class OnDevice: Sendable {
         /// The language model for text ops: a catalog id, or the id of a model added with
         /// `ondevice models import` / `pull` (any GGUF of a supported architecture).
         public var textModel: String = Op.generate.defaultModelId
+        /// The Whisper model of `transcribe` (a catalog id such as `whisper-base-ct2`).
+        public var transcriptionModel: String = Op.transcribe.defaultModelId
+        /// The voice activity model of `detectSpeech` and `skipSilence`.
+        public var voiceActivityModel: String = Op.vad.defaultModelId
+        /// The embedding model of `embed` (`all-minilm-l6-v2`, `nomic-embed-text-v1.5-f16`).
+        public var embeddingModel: String = Op.embed.defaultModelId
         /// Model store root; nil uses `ONDEVICE_HOME`, else the XDG data directory.
         public var storeRoot: String?
         /// Kernel threads; nil uses every core.
@@ -42,7 +48,7 @@ public final class OnDevice: Sendable {
     /// Builds the instance. Nothing is loaded or downloaded until an op needs it.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
-        var dependencies = RuntimeDependencies.production()
+        var dependencies = RuntimeDependencies.complete()
         if let root = configuration.storeRoot { dependencies.store.root = root }
         // An app's configuration is its own: the instance does not read or write the user's
         // settings file.

@@ -24,6 +24,10 @@ package final class Embedder: Sendable {
 
     package var dimension: Int { identity.dimension }
 
+    /// Bytes of the encoder scratch states not in use right now (each grows to the largest
+    /// batch it has run); the runtime counts them in the model's resident size.
+    package var idleScratchBytes: Int { pool.allocatedBytes() }
+
     package init(encoder: any TextEncoder, tokenizer: WordPieceTokenizer, maxTokens: Int,
                  taskPrefixes: [EmbeddingTask: String], modelId: String, revision: String, threads: Int? = nil) {
         precondition(maxTokens >= 3, "an input needs room for [CLS], a token and [SEP]")
@@ -152,4 +156,5 @@ private final class StatePool: @unchecked Sendable {
 
     func take() -> EncoderState? { lock.withLock { _ in states.popLast() } }
     func give(_ state: EncoderState) { lock.withLock { _ in states.append(state) } }
+    func allocatedBytes() -> Int { lock.withLock { _ in states.reduce(0) { $0 + $1.allocatedBytes } } }
 }

@@ -12,8 +12,10 @@ package struct LoadOptions: Sendable, Equatable, Hashable, Codable {
     }
 }
 
-/// One kind of model the runtime can load: builds the loader for an installed model. The LLM
-/// engine lives here; speech, embedding and vision engines register theirs as they are written.
+/// One kind of model the runtime can load: builds the loader for an installed model. The LLM,
+/// speech recognition and voice-activity engines live here; the embedding engine needs
+/// Retrieval (a peer layer), so the OnDevice composition root registers it
+/// (`EngineRegistry.complete`).
 package protocol ModelEngine: Sendable {
     var kind: ModelKind { get }
     /// A loader for the model installed in `directory` (`<root>/<repo>/<revision>/<variant>`).
@@ -48,7 +50,10 @@ package struct LanguageModelEngine: ModelEngine {
 package struct EngineRegistry: Sendable {
     private var engines: [ModelKind: any ModelEngine] = [:]
 
-    package init(_ engines: [any ModelEngine] = [LanguageModelEngine()]) {
+    /// The engines the runtime layer itself provides.
+    package static let runtimeEngines: [any ModelEngine] = [LanguageModelEngine(), SpeechRecognitionEngine(), VoiceActivityEngine()]
+
+    package init(_ engines: [any ModelEngine] = EngineRegistry.runtimeEngines) {
         for engine in engines { register(engine) }
     }
 

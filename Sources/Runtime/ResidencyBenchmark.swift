@@ -7,8 +7,9 @@ import ModelStore
 /// RSS (VmHWM) against the budget, evictions, and first-load versus reload times.
 ///
 /// Each model kind plugs in through `EngineRegistry` (the loader) and `ResidencyBenchmark.Work`
-/// (what one op does with the leased model). LLMs generate a few tokens; a kind without work of
-/// its own is only loaded and leased, which is what residency is about.
+/// (what one op does with the leased model). LLMs generate a few tokens, Whisper transcribes
+/// `audio` greedily, Silero VAD scores it; other kinds get their work from the caller (the CLI
+/// embeds a few sentences), and a kind without work is only loaded and leased.
 package struct ResidencyBenchmark {
     /// What one op does with its leased model; returns a short note for the report.
     package typealias Work = @Sendable (any ResidentModel) throws -> String
@@ -20,6 +21,8 @@ package struct ResidencyBenchmark {
     package var budget: Int?
     package var options: LoadOptions
     package var generationTokens = 16
+    /// 16 kHz mono audio the speech kinds process.
+    package var audio: [Float] = ResidencyBenchmark.syntheticAudio(seconds: 5)
     package var engines = EngineRegistry()
     /// Work per kind; LLMs default to generating `generationTokens` tokens.
     package var work: [ModelKind: Work] = [:]
@@ -86,6 +89,18 @@ package struct ResidencyBenchmark {
                 return try Self.generate(llm, tokens: generationTokens, options: options)
             }
         }
+        if work[.asr] == nil {
+            work[.asr] = { [audio, options] model in
+                guard let whisper = model as? ResidentWhisperModel else { return "" }
+                return try Self.transcribe(whisper, audio: audio, threads: options.threads)
+            }
+        }
+        if work[.vad] == nil {
+            work[.vad] = { [audio] model in
+                guard let vad = model as? ResidentVoiceActivityModel else { return "" }
+                return "\(vad.detector().probabilities(audio).count) frames scored"
+            }
+        }
         ProcessMemory.returnFreedHeap()
         let baseline = ProcessMemory.current()?.residentBytes ?? 0
         let reset = ProcessMemory.resetPeak()
@@ -119,6 +134,25 @@ package struct ResidencyBenchmark {
         for await event in subscription { if case .evicted = event { evictions.append(event) } }
         return Report(budget: budget, estimates: estimates, measured: measured, steps: steps, evictions: evictions,
                       baselineRss: baseline, peakRss: peak, peakReset: reset)
+    }
+
+    /// Greedy transcription of `audio` on a pooled transcriber.
+    static func transcribe(_ model: ResidentWhisperModel, audio: [Float], threads: Int) throws -> String {
+        let slot = model.checkOut(threads: threads)
+        defer { model.checkIn(slot) }
+        let result = try slot.transcriber.transcribe(samples: audio, options: TranscriptionOptions(beamSize: 1))
+        return "\(result.segments.count) segments, \(result.text.split(separator: " ").count) words"
+    }
+
+    /// Deterministic low-level noise with a few tone bursts, so a run needs no audio file.
+    package static func syntheticAudio(seconds: Int) -> [Float] {
+        var state: UInt32 = 12_345
+        return (0..<seconds * 16_000).map { i in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let noise = (Float(state >> 8) / Float(1 << 24) - 0.5) * 0.01
+            let burst = (i / 8_000) % 2 == 0 ? 0.2 * sinf(Float(i) * 2 * .pi * 220 / 16_000) : 0
+            return noise + burst
+        }
     }
 
     /// Greedy generation of `tokens` tokens after a short prompt, on a pooled session.

@@ -1,5 +1,6 @@
 import Foundation
 import ModelStore
+import OnDevice
 import Runtime
 
 /// `ondevice capability OP|MODEL|all [--json]`: whether an op or model can run on this machine
@@ -11,7 +12,7 @@ enum CapabilityCommand {
         let a = try Arguments(args, options: [], flags: ["json"])
         guard let target = a.positionals.first else { throw CLIError.missingArgument("OP, MODEL or all") }
         guard a.positionals.count == 1 else { throw CLIError.io("expected one OP or MODEL, got \(a.positionals.count)") }
-        var dependencies = RuntimeDependencies.production()
+        var dependencies = RuntimeDependencies.complete()
         dependencies.pressureProbe = nil  // a one-shot question needs no monitoring
         let runtime = try await OnDeviceRuntime.make(dependencies)
         var reports: [CapabilityReport] = []

@@ -16,7 +16,7 @@ enum EmbedBenchCommand {
             try (sentences.joined(separator: "\n") + "\n").write(toFile: out, atomically: true, encoding: .utf8)
         }
         if !a.has("no-model") {
-            let embedder = try await EmbeddingModels.load(a.string("model") ?? EmbeddingModels.defaultId, threads: threads)
+            let embedder = try await EmbeddingModels.loadDirectly(a.string("model") ?? EmbeddingModels.defaultId, threads: threads)
             let batch = try a.int("batch") ?? 32
             _ = try embedder.embed(Array(sentences.prefix(batch)))  // warm up: scratch, page-in
             // Wall time, and the process's CPU time (all threads): on a machine shared with other

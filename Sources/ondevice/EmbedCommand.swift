@@ -34,8 +34,11 @@ enum EmbedCommand {
             }
             texts = [readTextArgument(a.positionals[0])]
         }
-        let embedder = try await EmbeddingModels.load(a.string("model") ?? EmbeddingModels.defaultId, threads: try a.int("threads"))
+        let runtime = try await RuntimeModels.runtime()
+        let lease = try await RuntimeModels.embedder(a.string("model") ?? EmbeddingModels.defaultId, threads: try a.int("threads"), runtime: runtime)
+        let embedder = lease.model.embedder
         let result = try embedder.embed(texts, options: options)
+        await lease.release()
         for event in result.events {
             switch event {
             case let .truncated(i, tokens, limit): EmbeddingModels.note("input \(i + 1) has \(tokens) tokens; embedded its first \(limit)")

@@ -10,6 +10,13 @@ enum EmbeddingModels {
     /// directory or `.gguf` file. For catalog models the identity's revision is the pinned
     /// SHA-256 of the weights file.
     static func load(_ argument: String, threads: Int?) async throws -> Embedder {
+        let lease = try await RuntimeModels.embedder(argument, threads: threads, runtime: try await RuntimeModels.runtime())
+        RuntimeModels.held.withLock { $0.append(lease) }
+        return lease.model.embedder
+    }
+
+    /// Loads `argument` directly, outside the runtime (benchmarks that time the load itself).
+    static func loadDirectly(_ argument: String, threads: Int?) async throws -> Embedder {
         if FileManager.default.fileExists(atPath: argument) {
             return try Embedder.load(path: argument, threads: threads)
         }

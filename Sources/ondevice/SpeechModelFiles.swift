@@ -13,17 +13,4 @@ enum SpeechModelFiles {
         guard let bin = installed.path(of: "model.bin") else { throw CLIError.io("model '\(argument)' is not a Whisper model (no model.bin)") }
         return (bin as NSString).deletingLastPathComponent
     }
-
-    /// The Silero VAD weights (`silero_vad_16k.safetensors`).
-    static func sileroWeights(_ argument: String) async throws -> String {
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: argument, isDirectory: &isDir) {
-            return isDir.boolValue ? (argument as NSString).appendingPathComponent("silero_vad_16k.safetensors") : argument
-        }
-        let installed = try await ModelLocator.installedModel(argument)
-        guard let path = installed.path(of: "silero_vad_16k.safetensors") else {
-            throw CLIError.io("model '\(argument)' has no silero_vad_16k.safetensors")
-        }
-        return path
-    }
 }

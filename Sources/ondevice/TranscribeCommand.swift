@@ -1,6 +1,7 @@
 import Audio
 import Engine
 import Foundation
+import Runtime
 
 /// `ondevice transcribe FILE`: speech to text with Whisper. Prints timed lines, or one JSON
 /// object (`--json`), or subtitles (`--srt`, `--vtt`); `--stream` prints partial and final
@@ -20,11 +21,14 @@ enum TranscribeCommand {
             throw CLIError.invalidValue(option: "--beam", value: "\(options.beamSize)", expected: "1 to 16")
         }
         let clip = try WAVFile.read(path: file)
-        let directory = try await SpeechModelFiles.whisperDirectory(a.string("model") ?? "whisper-tiny.en-ct2")
-        let transcriber = try Transcriber(directory: directory, threads: threads)
+        let runtime = try await RuntimeModels.runtime()
+        let whisper = try await RuntimeModels.whisper(a.string("model") ?? "whisper-tiny.en-ct2", threads: threads, runtime: runtime)
+        let slot = whisper.model.checkOut(threads: threads)
+        defer { whisper.model.checkIn(slot) }
+        let transcriber = slot.transcriber
         var gate: VoiceActivityDetector?
         if a.has("vad") {
-            gate = try VoiceActivityDetector(path: try await SpeechModelFiles.sileroWeights(a.string("vad-model") ?? "silero-vad-v6"))
+            gate = try await RuntimeModels.voiceActivity(a.string("vad-model") ?? "silero-vad-v6", runtime: runtime).model.detector()
         }
         if a.has("stream") {
             if a.has("srt") || a.has("vtt") { throw CLIError.conflicting("--stream", a.has("srt") ? "--srt" : "--vtt") }

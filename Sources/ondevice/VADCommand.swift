@@ -1,6 +1,7 @@
 import Audio
 import Engine
 import Foundation
+import Runtime
 
 /// `ondevice vad FILE`: speech segments found by Silero VAD, as lines or one JSON object.
 enum VADCommand {
@@ -13,10 +14,12 @@ enum VADCommand {
             guard t > 0 && t < 1 else { throw CLIError.invalidValue(option: "--threshold", value: "\(t)", expected: "between 0 and 1") }
             options.threshold = t
         }
-        let vad = try VoiceActivityDetector(path: try await SpeechModelFiles.sileroWeights(a.string("model") ?? "silero-vad-v6"),
-                                            options: options)
+        let runtime = try await RuntimeModels.runtime()
+        let lease = try await RuntimeModels.voiceActivity(a.string("model") ?? "silero-vad-v6", runtime: runtime)
+        let vad = lease.model.detector(options: options)
         let samples = try clip.resampled(to: 16_000).samples
         let probabilities = vad.probabilities(samples)
+        await lease.release()
         let segments = SpeechTimestamps.segments(probabilities: probabilities, sampleCount: samples.count, options: options)
         if a.has("json") {
             var object: [String: Any] = [

@@ -1,0 +1,103 @@
+import Formats
+import Foundation
+import Models
+import ModelStore
+import Retrieval
+import Runtime
+
+/// Loads an embedding model for the residency cache and estimates it from the model's
+/// configuration (`config.json` or the GGUF header) without reading the weights.
+package struct EmbedderLoader: ResidentModelLoading {
+    package let modelId: String
+    /// A sentence-transformers folder or a `.gguf` file.
+    package let path: String
+    /// The weights' pinned SHA-256 (nil computes a fingerprint at load).
+    package let revision: String?
+    /// The model id vectors are stamped with; nil names the model after its folder or file (a
+    /// model given by path), as `Embedder.load` does.
+    package let identityId: String?
+    package let threads: Int
+
+    package var kind: ModelKind { .embedding }
+
+    /// Heap a WordPiece tokenizer takes per vocabulary entry (its token table, lookup dictionary
+    /// and what parsing `tokenizer.json` leaves in the allocator): all-MiniLM-L6-v2's load and
+    /// first short input grew anonymous memory by 10.8 MiB, ~350 B for each of its 30,522
+    /// entries. Rounded up; the resident size is measured.
+    package static let heapBytesPerToken = 384
+
+    package init(modelId: String, path: String, revision: String?, identityId: String?, threads: Int) {
+        self.modelId = modelId
+        self.path = path
+        self.revision = revision
+        self.identityId = identityId
+        self.threads = max(1, threads)
+    }
+
+    /// Weights: the mapped file. Scratch: one encoder state sized for a full packed batch
+    /// (`EmbeddingOptions.batchTokens` tokens, sequences up to the position table), the
+    /// per-layer vectors copied to f32 at load, and the tokenizer's tables.
+    package func estimate() throws(RuntimeError) -> MemoryEstimate {
+        let weights: Int
+        let config: EncoderConfig
+        if path.hasSuffix(".gguf") {
+            let file: GGUFFile
+            do { file = try GGUFFile.open(path: path) } catch { throw .load(modelId: modelId, reason: "\(error)") }
+            do { config = try EncoderConfig(gguf: file, arch: file.architecture ?? "") } catch { throw .load(modelId: modelId, reason: "\(error)") }
+            weights = file.region.count
+        } else {
+            let json: Data
+            do { json = try Data(contentsOf: URL(fileURLWithPath: path + "/config.json")) } catch {
+                throw .load(modelId: modelId, reason: "cannot read \(path)/config.json")
+            }
+            do { config = try EncoderConfig(bertConfigJSON: json) } catch { throw .load(modelId: modelId, reason: "\(error)") }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/model.safetensors")
+            guard let size = (attributes?[.size] as? NSNumber)?.intValue else {
+                throw .load(modelId: modelId, reason: "cannot stat \(path)/model.safetensors")
+            }
+            weights = size
+        }
+        let d = config.embeddingLength
+        // Per layer: up to 3d of q/k/v biases, d output bias, two norms (2d each), ffn + d
+        // feed-forward biases; plus the embedding norm and the token-type row.
+        let vectors = (config.layerCount * (10 * d + config.feedForwardLength) + 3 * d) * MemoryLayout<Float>.size
+        let state = EncoderState.byteCount(config: config, tokens: EmbeddingOptions().batchTokens,
+                                           longestSequence: config.maxPositions)
+        return MemoryEstimate(weightBytes: weights,
+                              scratchBytes: state + vectors + config.vocabularySize * Self.heapBytesPerToken)
+    }
+
+    package func load() async throws(RuntimeError) -> ResidentEmbedder {
+        let before = ProcessMemory.current()?.anonymousBytes ?? 0
+        let embedder: Embedder
+        do { embedder = try Embedder.load(path: path, modelId: identityId, revision: revision, threads: threads) } catch {
+            throw .load(modelId: modelId, reason: "\(error)")
+        }
+        let after = ProcessMemory.current()?.anonymousBytes ?? before
+        let weights = path.hasSuffix(".gguf") ? path : path + "/model.safetensors"
+        let size = (try? FileManager.default.attributesOfItem(atPath: weights)[.size] as? NSNumber)?.intValue ?? 0
+        let resident = ResidentEmbedder(embedder: embedder, mappedBytes: size, heapBytes: after - before)
+        // One short input allocates a scratch state, as the first op would.
+        _ = try? embedder.embed(["warm up"])
+        return resident
+    }
+}
+
+/// An embedding model held by the residency cache.
+///
+/// `residentBytes` is measured: the mapped weights file (one forward pass touches every weight
+/// page), the heap the load allocated (tokenizer, f32 vectors) measured as the growth of anonymous
+/// resident memory, and the exact bytes of the encoder scratch states the embedder holds idle.
+package final class ResidentEmbedder: ResidentModel {
+    package let embedder: Embedder
+    package let mappedBytes: Int
+    package let heapBytes: Int
+
+    package init(embedder: Embedder, mappedBytes: Int, heapBytes: Int) {
+        self.embedder = embedder
+        self.mappedBytes = mappedBytes
+        self.heapBytes = max(0, heapBytes)
+    }
+
+    package var residentBytes: Int { mappedBytes + heapBytes + embedder.idleScratchBytes }
+}

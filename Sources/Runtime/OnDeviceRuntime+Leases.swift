@@ -1,0 +1,46 @@
+import ModelStore
+
+/// Leasing a model of any kind through the engine registry: the path every op other than text
+/// generation takes (speech, voice activity, embeddings), so nothing loads a model behind the
+/// residency cache's back.
+extension OnDeviceRuntime {
+    /// Leases catalog (or imported) model `modelId` as a `Model`: downloaded on first use, loaded
+    /// by the engine for its kind on a cache miss, held until the lease is released.
+    package nonisolated func lease<Model: ResidentModel>(_ type: Model.Type, modelId: String, options: LoadOptions,
+                                                          keepAlive: KeepAlive? = nil) async throws(RuntimeError) -> EngineLease<Model> {
+        let installed = try await downloads.installed(modelId)
+        guard let engine = capabilities.engines.engine(for: installed.entry.kind) else {
+            throw .noEngine(modelId: modelId, kind: installed.entry.kind)
+        }
+        return try await residency.lease(type, loader: try engine.loader(for: installed, options: options), keepAlive: keepAlive)
+    }
+}
+
+extension Residency {
+    /// Leases what `loader` loads, typed as `Model` (for loaders known only as existentials).
+    package nonisolated func lease<Model: ResidentModel>(_ type: Model.Type, loader: any ResidentModelLoading,
+                                                          keepAlive: KeepAlive? = nil) async throws(RuntimeError) -> EngineLease<Model> {
+        let lease = try await self.lease(any: loader, keepAlive: keepAlive)
+        guard let model = lease.residentModel as? Model else {
+            await lease.release(keepAlive: nil)
+            throw .modelTypeMismatch(modelId: loader.modelId, expected: "\(Model.self)", found: "\(Swift.type(of: lease.residentModel))")
+        }
+        return EngineLease(model: model, modelId: loader.modelId, lease: lease)
+    }
+}
+
+/// An op's hold on a model of a known type: the model stays resident until `release`.
+package final class EngineLease<Model: ResidentModel>: Sendable {
+    package let model: Model
+    package let modelId: String
+    private let lease: any ModelLease
+
+    init(model: Model, modelId: String, lease: any ModelLease) {
+        self.model = model
+        self.modelId = modelId
+        self.lease = lease
+    }
+
+    /// Ends the lease; `keepAlive` overrides the one it was taken with. Twice does nothing.
+    package func release(keepAlive: KeepAlive? = nil) async { await lease.release(keepAlive: keepAlive) }
+}

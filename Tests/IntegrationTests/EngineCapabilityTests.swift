@@ -1,0 +1,92 @@
+import Foundation
+import ModelStore
+import OnDevice
+import Runtime
+import Testing
+import TestSupport
+
+/// Capability answers for the speech and embedding ops: ready with an exact estimate when the
+/// model is installed, a download of the catalog's bytes when it is not, and "unsupported" only
+/// for a kind without an engine.
+@Suite struct EngineCapabilityTests {
+    static let ops: [Op] = [.transcribe, .vad, .embed, .search]
+
+    static func runtime(root: String? = nil, engines: EngineRegistry = .complete) async throws -> OnDeviceRuntime {
+        var environment = ProcessInfo.processInfo.environment
+        if let root { environment["ONDEVICE_HOME"] = root }
+        var dependencies = RuntimeDependencies.complete(environment: environment)
+        dependencies.settingsFile = nil
+        dependencies.pressureProbe = nil
+        dependencies.engines = engines
+        return try await OnDeviceRuntime.make(dependencies)
+    }
+
+    @Test func `installed speech and embedding models are ready with estimates read from their files`() async throws {
+        _ = try #require(TestModels.path("silero_vad_16k.safetensors"), "models not installed: run scripts/setup.sh")
+        let runtime = try await Self.runtime()
+        for op in Self.ops {
+            let report = try await runtime.capability(op)
+            #expect(report.status == .ready, "\(op): \(report.status)")
+            #expect(!report.estimateIsLowerBound)
+            let estimate = try #require(report.residentEstimate)
+            // The weights are mapped whole, and every kind needs some working memory beyond them.
+            let entry = try await runtime.store.get(report.modelId).entry
+            let weightFile = try #require(entry.files.first {
+                $0.name.hasSuffix("model.bin") || $0.name.hasSuffix(".safetensors") || $0.name.hasSuffix(".gguf")
+            })
+            #expect(Int64(estimate.weightBytes) == weightFile.bytes, "\(op)")
+            #expect(estimate.scratchBytes > 0, "\(op)")
+            print("[capability] \(op.rawValue) → \(report.modelId): weights \(estimate.weightBytes), cache \(estimate.cacheBytes), scratch \(estimate.scratchBytes)")
+        }
+        let nomic = try await runtime.capability(modelId: "nomic-embed-text-v1.5-f16")
+        if nomic.downloadBytesRemaining == 0 { #expect(nomic.status == .ready && !nomic.estimateIsLowerBound) }
+        await runtime.shutdown()
+    }
+
+    @Test func `on an empty store each op needs its catalog download`() async throws {
+        let home = try TemporaryDirectory()
+        let runtime = try await Self.runtime(root: home.file("models"))
+        for op in Self.ops {
+            let report = try await runtime.capability(op)
+            let entry = try await runtime.store.get(op.defaultModelId).entry
+            #expect(report.status == .needsDownload(bytes: entry.knownBytes), "\(op): \(report.status)")
+            #expect(report.estimateIsLowerBound)
+        }
+        await runtime.shutdown()
+    }
+
+    @Test func `a kind without an engine is unsupported and says which kind`() async throws {
+        let home = try TemporaryDirectory()
+        let runtime = try await Self.runtime(root: home.file("models"))
+        let speak = try await runtime.capability(.speak)
+        #expect(speak.status == .unsupported(reason: "no engine for tts models in this build"))
+        // The runtime layer alone has no embedding engine: that is why the CLI and the public
+        // API use the complete registry.
+        let bare = try await Self.runtime(root: home.file("models"), engines: EngineRegistry())
+        #expect(try await bare.capability(.embed).status == .unsupported(reason: "no engine for embedding models in this build"))
+        #expect(try await bare.capability(.transcribe).status != .unsupported(reason: "no engine for asr models in this build"))
+        await runtime.shutdown()
+        await bare.shutdown()
+    }
+}
+
+/// The public capability question answers with the instance's own models and every engine.
+@Suite struct PublicCapabilityTests {
+    @Test func `an OnDevice instance answers every operation, ready for the installed speech and embedding models`() async throws {
+        _ = try #require(TestModels.path("silero_vad_16k.safetensors"), "models not installed: run scripts/setup.sh")
+        let ai = try OnDevice()
+        for operation in [Capability.Operation.transcribe, .detectSpeech, .embed, .search] {
+            let answer = try await ai.capability(operation)
+            #expect(answer.status == .ready, "\(operation): \(answer.status)")
+            #expect(!answer.estimateIsLowerBound && (answer.residentEstimateBytes ?? 0) > 0)
+        }
+        #expect(try await ai.capability(.speak).status == .unsupported(reason: "no engine for tts models in this build"))
+        var c = OnDevice.Configuration()
+        let home = try TemporaryDirectory()
+        c.storeRoot = home.file("models")
+        let empty = try OnDevice(configuration: c)
+        let transcribe = try await empty.capability(.transcribe)
+        #expect(transcribe.status == .needsDownload(bytes: transcribe.downloadBytesRemaining) && transcribe.downloadBytesRemaining > 0)
+        #expect(transcribe.model == "whisper-tiny.en-ct2" && transcribe.estimateIsLowerBound)
+    }
+}

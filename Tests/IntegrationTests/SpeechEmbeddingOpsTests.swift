@@ -1,0 +1,125 @@
+import Audio
+import Foundation
+import OnDevice
+import Runtime
+import Testing
+import TestSupport
+
+/// The public speech and embedding ops on the installed models, through runtime leases: each
+/// matches its golden reference and returns every lease, and a cancelled live transcription
+/// releases its model.
+@Suite(.serialized) struct SpeechEmbeddingOpsTests {
+    static func instance() throws -> OnDevice {
+        _ = try #require(TestModels.path("silero_vad_16k.safetensors"), "models not installed: run scripts/setup.sh")
+        var c = OnDevice.Configuration()
+        c.threads = 2
+        return try OnDevice(configuration: c)
+    }
+
+    static func clip(_ name: String) -> URL { GoldenFiles.root.appendingPathComponent("audio/\(name).wav") }
+
+    static func waitForNoLeases(_ ai: OnDevice) async throws -> Int {
+        var waited = 0
+        while try await ai.activeLeases() > 0 && waited < 400 {
+            try await Task.sleep(for: .milliseconds(50))
+            waited += 1
+        }
+        return try await ai.activeLeases()
+    }
+
+    @Test func `transcribing a file and its samples gives the golden whisper-tiny.en text`() async throws {
+        let ai = try Self.instance()
+        let golden = try #require(try GoldenFiles.lines("asr/whisper-tiny-en.jsonl").first { $0.string("clip") == "p01_piper_weather" })
+        let options = TranscribeOptions(beamSize: 1)
+        let fromFile = try await ai.transcribe(Self.clip("p01_piper_weather"), options: options)
+        #expect(fromFile.text == golden.string("text"))
+        #expect(fromFile.segments.count == 1 && abs((fromFile.segments.first?.end ?? 0) - 4.08) < 1e-6)
+        let wav = try WAVFile.read(path: Self.clip("p01_piper_weather").path)
+        let fromSamples = try await ai.transcribe(samples: wav.samples, sampleRate: wav.sampleRate, options: options)
+        #expect(fromSamples == fromFile)
+        #expect(try await ai.activeLeases() == 0)
+    }
+
+    @Test func `skipping silence transcribes only the speech of the VAD clip`() async throws {
+        let ai = try Self.instance()
+        let t = try await ai.transcribe(Self.clip("p06_piper_vad"), options: TranscribeOptions(beamSize: 1, skipSilence: true))
+        #expect(t.text.lowercased().contains("hear me"), "\(t.text)")
+        #expect(t.text.lowercased().contains("wait for your answer"), "\(t.text)")
+        #expect(try await ai.activeLeases() == 0)
+    }
+
+    @Test func `detectSpeech finds the golden Silero segments`() async throws {
+        let ai = try Self.instance()
+        let golden = try #require(try GoldenFiles.lines("vad/silero.jsonl").first { $0.string("clip") == "p06_piper_vad" })
+        let segments = try #require((golden["safetensors"] as? [String: Any])?["segments"] as? [[String: Any]])
+        let regions = try await ai.detectSpeech(Self.clip("p06_piper_vad"))
+        #expect(regions.count == segments.count)
+        for (r, s) in zip(regions, segments) {
+            #expect(abs(r.start - ((s["start"] as? Double) ?? -1) / 16_000) < 1e-6)
+            #expect(abs(r.end - ((s["end"] as? Double) ?? -1) / 16_000) < 1e-6)
+        }
+        #expect(try await ai.activeLeases() == 0)
+    }
+
+    @Test func `embed gives the golden MiniLM vectors`() async throws {
+        let ai = try Self.instance()
+        let golden = Array(try GoldenFiles.lines("embeddings/minilm.jsonl").prefix(4))
+        let vectors = try await ai.embed(golden.map { $0.string("text") })
+        #expect(vectors.count == golden.count)
+        for (v, g) in zip(vectors, golden) {
+            let reference = g.floats("embedding")
+            #expect(v.count == 384 && reference.count == 384)
+            let cosine = zip(v, reference).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+            #expect(cosine > 0.9999, "\(g.string("id")): \(cosine)")
+        }
+        #expect(try await ai.activeLeases() == 0)
+    }
+
+    @Test func `live transcription of a whole clip settles on the spoken text`() async throws {
+        let ai = try Self.instance()
+        let samples = try WAVFile.read(path: Self.clip("p01_piper_weather").path).resampled(to: 16_000).samples
+        let (audio, feeder) = AsyncStream<[Float]>.makeStream()
+        for start in stride(from: 0, to: samples.count, by: 1600) { feeder.yield(Array(samples[start..<min(start + 1600, samples.count)])) }
+        feeder.finish()
+        var finals: [String] = []
+        var finished = false
+        for try await event in ai.transcribeStream(audio) {
+            switch event {
+            case .final(let text, _, _): finals.append(text)
+            case .finished(let audioSeconds, _): finished = abs(audioSeconds - Double(samples.count) / 16_000) < 1e-9
+            case .partial: break
+            }
+        }
+        let text = finals.joined(separator: " ").split(separator: " ").joined(separator: " ").lowercased()
+        #expect(finished)
+        #expect(text.contains("weather today is sunny"), "\(text)")
+        #expect(try await ai.activeLeases() == 0)
+    }
+
+    @Test func `cancelling a live transcription stops it and releases the model`() async throws {
+        let ai = try Self.instance()
+        let samples = try WAVFile.read(path: Self.clip("p05_piper_long").path).resampled(to: 16_000).samples
+        // The audio never finishes: only cancellation can end this stream.
+        let (audio, feeder) = AsyncStream<[Float]>.makeStream()
+        for start in stride(from: 0, to: samples.count, by: 1600) { feeder.yield(Array(samples[start..<min(start + 1600, samples.count)])) }
+        let stream = ai.transcribeStream(audio)
+        let consumer = Task {
+            var events = 0
+            do {
+                for try await _ in stream {
+                    events += 1
+                    withUnsafeCurrentTask { $0?.cancel() }
+                }
+            } catch {}
+            return events
+        }
+        #expect(await consumer.value >= 1)
+        #expect(try await Self.waitForNoLeases(ai) == 0)
+        // The transcriber went back to the pool: nothing is checked out.
+        let lease = try await ai.runtime().lease(ResidentWhisperModel.self, modelId: "whisper-tiny.en-ct2", options: LoadOptions())
+        let counts = lease.model.transcriberCounts
+        #expect(counts.live == counts.idle)
+        await lease.release()
+        feeder.finish()
+    }
+}
