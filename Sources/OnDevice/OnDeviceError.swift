@@ -17,6 +17,8 @@ public enum OnDeviceError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidArgument(String)
     /// Any other engine failure, described.
     case engine(String)
+    /// A LoRA adapter that cannot be read or does not fit the model.
+    case adapterUnusable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -27,6 +29,7 @@ public enum OnDeviceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .invalidArgument(let what): "invalid argument: \(what)"
         case .engine(let what): what
+        case let .adapterUnusable(path, reason): "LoRA adapter '\(path)' cannot be used: \(reason)"
         }
     }
 
