@@ -7,11 +7,12 @@ import Tokenizers
 /// reuses every token of earlier turns, so only the new turn is evaluated.
 enum ChatCommand {
     static func run(_ args: ArraySlice<String>) async throws {
-        let a = try Arguments(args, options: RuntimeOptions.valued.union(["system", "temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty"]),
+        let a = try Arguments(args, options: RuntimeOptions.valued.union(["system", "temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty", "lora"]),
                               flags: ["greedy"])
         let runtime = try await RuntimeOptions(a)
-        let options = try GenerateCommand.generationOptions(a)
+        var options = try GenerateCommand.generationOptions(a)
         let model = try runtime.load()
+        options.adapters = try await LoRAArgument.all(a, model: model).map(\.scaled)
         let template = try model.chatTemplate()
         let session = runtime.session(model)
         var messages: [ChatMessage] = []

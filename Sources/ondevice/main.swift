@@ -7,10 +7,10 @@ let usage = """
     usage: ondevice <command> [options]
 
     commands:
-      generate --model M [--raw] [--greedy | --temperature T --seed S] [--max-tokens N] [--json] [--json-schema FILE] PROMPT
+      generate --model M [--raw] [--greedy | --temperature T --seed S] [--max-tokens N] [--json] [--json-schema FILE] [--lora L]... PROMPT
       tokenize --model M [--json] TEXT
-      chat     --model M [--system TEXT]
-      bench    --model M [--threads N] [--json]
+      chat     --model M [--system TEXT] [--lora L]...
+      bench    --model M [--threads N] [--lora L]... [--json]
       summarize [--model M] [--style paragraph|bullets] [--json] FILE|-
       translate [--model M] --to LANGUAGE [--from LANGUAGE] [--json] FILE|-
       proofread [--model M] [--json] FILE|-
@@ -37,6 +37,7 @@ let usage = """
     all-minilm-l6-v2 (default), nomic-embed-text-v1.5-f16, or a model directory or .gguf path.
     The index lives in $XDG_DATA_HOME/ondevice/index unless --index DIR (or $ONDEVICE_INDEX) says otherwise.
     Common options: --threads N (kernel threads), --context N (context length).
+    L is a LoRA adapter, FILE|ID[:SCALE] (a GGUF LoRA file or an installed adapter id; scale 1 by default).
     Environment: ONDEVICE_HOME (model store root), HF_ENDPOINT (Hugging Face base URL for
     downloads), HF_TOKEN (sent to that host only).
     """
