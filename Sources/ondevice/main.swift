@@ -20,6 +20,7 @@ let usage = """
       models info ID [--verify] [--json]
       models import PATH --id ID [--kind K] [--json]
       models du [--json]
+      lora list [--base M] [--json] | lora import PATH --id ID --base M [--json] | lora rm ID...
       prefetch [--manifest ondevice.json] [--ops op,op] [--json]
       capability OP|MODEL|all [--json]
       bench-residency [--models ID,ID,...] [--budget BYTES] [--rounds N] [--context N] [--json]
@@ -55,6 +56,7 @@ func runCommand(_ args: [String]) async throws {
     case "bench": try await BenchCommand.run(rest)
     case "summarize", "translate", "proofread": try await TextOpCommand.run(command, rest)
     case "models": try await ModelsCommand.run(rest)
+    case "lora": try await LoRACommand.run(rest)
     case "prefetch": try await PrefetchCommand.run(rest)
     case "capability": try await CapabilityCommand.run(rest)
     case "bench-residency": try await BenchResidencyCommand.run(rest)
