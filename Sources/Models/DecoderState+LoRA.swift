@@ -8,23 +8,19 @@ final class LoRAScratch {
     let width: Int
     // (maxBatch, width): the input rounded as the adapter's dot products see it
     let input: UnsafeMutablePointer<Float>
-    // (maxBatch, rank): A·x
+    // (maxBatch, rank): A·x, then times the multiplier
     let mid: UnsafeMutablePointer<Float>
-    // (maxBatch, width): B·(A·x)
-    let delta: UnsafeMutablePointer<Float>
 
     init(rank: Int, width: Int, maxBatch: Int) {
         self.rank = rank
         self.width = width
         input = .allocate(capacity: maxBatch * width)
         mid = .allocate(capacity: maxBatch * rank)
-        delta = .allocate(capacity: maxBatch * width)
     }
 
     deinit {
         input.deallocate()
         mid.deallocate()
-        delta.deallocate()
     }
 }
 
@@ -52,10 +48,15 @@ extension DecoderState {
             } else {
                 input = x
             }
-            matmul.linear(p.a, input, s.mid, n: n)
+            // Rank-r products are too thin for the row-split matrix-vector path to pay off: A·x and B·(A·x)
+            // go through the F16/F32 GEMM (one weight row converted once for every token), and the
+            // second accumulates straight into `out` with the multiplier folded into A·x first.
+            Gemm.multiply(input, rows: n, reduction: p.inputs, lda: p.inputs, b: Gemm.Operand(weight: p.a),
+                          columns: p.rank, out: s.mid, ldc: p.rank, threads: matmul.threads)
             if p.b.type == .f16 { od_round_to_f16(s.mid, n * p.rank) }
-            matmul.linear(p.b, s.mid, s.delta, n: n)
-            VectorMath.addScaled(s.delta, multiplier, into: out, count: n * p.outputs)
+            VectorMath.scale(inPlace: s.mid, by: multiplier, count: n * p.rank)
+            Gemm.multiply(s.mid, rows: n, reduction: p.rank, lda: p.rank, b: Gemm.Operand(weight: p.b),
+                          columns: p.outputs, out: out, ldc: p.outputs, accumulate: true, threads: matmul.threads)
         }
     }
 

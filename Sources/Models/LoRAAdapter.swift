@@ -12,7 +12,7 @@ import Tensor
 /// - for each adapted base weight `W` (here `blk.N.<attn_q|attn_k|attn_v|attn_output|ffn_gate|
 ///   ffn_up|ffn_down>.weight`, shape [in, out]) two tensors `W.lora_a`, shape [in, r], and
 ///   `W.lora_b`, shape [r, out] (ggml order, `ne[0]` first): A is r rows of `in`, B is `out`
-///   rows of r, the layout of PEFT's `lora_A` / `lora_B`. F32, F16 or BF16.
+///   rows of r, the layout of PEFT's `lora_A` / `lora_B`. F32 or F16.
 /// Anything else (an unpaired half, a weight the decoder does not have or cannot adapt, a rank
 /// or shape that disagrees with the base) is a `ModelError`, never a silently wrong output.
 package final class LoRAAdapter: Sendable {
@@ -124,7 +124,7 @@ package final class LoRAAdapter: Sendable {
         func load(_ name: String) throws(ModelError) -> TensorView {
             let t: TensorView
             do { t = try file.tensor(name) } catch { throw .format(error) }
-            guard [.f32, .f16, .bf16].contains(t.type) else { throw .unsupportedTensorType(tensor: name, type: t.type.description) }
+            guard [.f32, .f16].contains(t.type) else { throw .unsupportedTensorType(tensor: name, type: t.type.description) }
             guard t.shape.count == 2, t.shape.allSatisfy({ $0 > 0 }) else {
                 throw .shapeMismatch(tensor: name, expected: [], found: t.shape)
             }
