@@ -38,6 +38,8 @@ package enum EngineError: Error, Sendable, Equatable {
     case calculation(offset: Int, reason: String)
     /// A tool could not do what the call asked.
     case toolFailed(name: String, reason: String)
+    /// A LoRA adapter scale that is not a finite number.
+    case invalidAdapterScale(Float)
 }
 
 extension EngineError: CustomStringConvertible {
@@ -63,6 +65,7 @@ extension EngineError: CustomStringConvertible {
         case let .decoding(type, reason): "the JSON does not decode as \(type): \(reason)"
         case let .calculation(offset, reason): "calculation error at character \(offset): \(reason)"
         case let .toolFailed(name, reason): "\(name): \(reason)"
+        case .invalidAdapterScale(let scale): "LoRA adapter scale \(scale) is not a finite number"
         }
     }
 }

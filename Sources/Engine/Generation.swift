@@ -1,4 +1,5 @@
 import Foundation
+import Models
 
 /// Why generation ended.
 package enum FinishReason: String, Sendable, Equatable, Codable {
@@ -25,6 +26,10 @@ package struct GenerationOptions: Sendable, Equatable {
     /// Never end on an end-of-generation token (llama.cpp's `ignore_eos`): generate until
     /// `maxTokens`, a stop string or the context limit. For benchmarks and tests.
     package var ignoreEndOfGeneration = false
+    /// LoRA adapters and their scales for this call (several add their deltas); empty runs the
+    /// base model. The session switches to them before the prompt (clearing its cache if they
+    /// changed), so sessions over one model can each use their own.
+    package var adapters: [ScaledAdapter] = []
     package init() {}
 }
 

@@ -22,6 +22,7 @@ package struct Generator {
         var metrics = GenerationMetrics()
         metrics.promptTokens = prompt.count
         if isCancelled() { throw .cancelled }
+        try session.setAdapters(options.adapters)
         metrics.reusedPromptTokens = try session.prefill(prompt)
         let tPrompt = clock.now
         metrics.promptSeconds = (tPrompt - t0).seconds

@@ -1,4 +1,5 @@
 import Foundation
+import Models
 
 /// Prompt-processing and generation throughput measured the way llama.cpp's `llama-bench`
 /// does: `pp` = one batch of `promptTokens` tokens into an empty cache; `tg` = `generationTokens`
@@ -8,6 +9,8 @@ package struct LLMBenchmark {
     package var generationTokens = 128
     package var repetitions = 5
     package var threads: Int
+    /// LoRA adapters applied to every evaluation (empty: the base model), to measure their cost.
+    package var adapters: [ScaledAdapter] = []
 
     package init(threads: Int) { self.threads = threads }
 
@@ -33,6 +36,7 @@ package struct LLMBenchmark {
 
     package func run(model: LanguageModel) throws(EngineError) -> Report {
         let session = Session(model: model, contextLength: max(promptTokens, generationTokens) + 1, threads: threads)
+        try session.setAdapters(adapters)
         var rng = SplitMix64(seed: 1234)
         let vocab = UInt64(model.config.vocabularySize)
         let prompt = (0..<promptTokens).map { _ in Int32(rng.next() % vocab) }

@@ -1,3 +1,4 @@
+import Foundation
 import Formats
 import Models
 import Tensor
@@ -54,5 +55,16 @@ package final class LanguageModel: Sendable {
     /// The chat template the model's metadata declares, if any.
     package func chatTemplate() throws(EngineError) -> ChatTemplate {
         do { return try ChatTemplate(metadataTemplate: file.string("tokenizer.chat_template")) } catch { throw .noChatTemplate }
+    }
+}
+
+extension LanguageModel {
+    /// Maps the GGUF LoRA adapter at `path` and checks it fits this model (architecture, every
+    /// adapted weight's name and shape). The adapter is immutable and can be shared by sessions.
+    package func loadAdapter(path: String, name: String? = nil) throws(EngineError) -> LoRAAdapter {
+        let file: GGUFFile
+        do { file = try GGUFFile.open(path: path) } catch { throw .model(.format(error)) }
+        let label = name ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        do { return try LoRAAdapter(file: file, name: label, base: decoder) } catch { throw .model(error) }
     }
 }

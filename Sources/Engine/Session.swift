@@ -65,6 +65,22 @@ package final class Session {
         }
     }
 
+    /// LoRA adapters (with scales) every evaluation applies; empty for the base model alone.
+    package var adapters: [ScaledAdapter] { state.adapters }
+
+    /// Applies `adapters` (several add their deltas) from the next evaluation on. The cache was
+    /// computed with the previous set, so a change clears it; the same set keeps it (prompt
+    /// cache). Each adapter is checked against this session's model first.
+    package func setAdapters(_ adapters: [ScaledAdapter]) throws(EngineError) {
+        guard adapters != state.adapters else { return }
+        for a in adapters {
+            guard a.scale.isFinite else { throw .invalidAdapterScale(a.scale) }
+            do { try a.adapter.validate(for: model.decoder) } catch { throw .model(error) }
+        }
+        reset()
+        state.adapters = adapters
+    }
+
     /// Forgets cached tokens after the first `count`.
     package func truncate(to count: Int) {
         guard count < tokens.count else { return }

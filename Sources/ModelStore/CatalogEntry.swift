@@ -1,6 +1,8 @@
 /// What a model does; decides which runtime loads it.
 package enum ModelKind: String, Sendable, Equatable, Codable, CaseIterable {
     case llm, embedding, asr, vad, tts, vision
+    /// A LoRA adapter: not run alone, applied to the text model named by `CatalogEntry.baseModel`.
+    case lora
 }
 
 /// Where a model's files come from for users with internet.
@@ -43,9 +45,11 @@ package struct CatalogEntry: Sendable, Equatable, Codable {
     package var revision: String
     package var variant: String
     package var files: [ModelFile]
+    /// For adapters (`kind == .lora`): the id of the model they were made for and checked against.
+    package var baseModel: String?
 
     package init(id: String, kind: ModelKind, license: String, source: ModelSource,
-                 repo: String, revision: String, variant: String, files: [ModelFile]) {
+                 repo: String, revision: String, variant: String, files: [ModelFile], baseModel: String? = nil) {
         self.id = id
         self.kind = kind
         self.license = license
@@ -54,6 +58,7 @@ package struct CatalogEntry: Sendable, Equatable, Codable {
         self.revision = revision
         self.variant = variant
         self.files = files
+        self.baseModel = baseModel
     }
 
     /// A Hugging Face entry: the layout follows the source repo and revision.

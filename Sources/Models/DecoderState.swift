@@ -37,6 +37,12 @@ package final class DecoderState {
     let ropeSin: UnsafeMutablePointer<Float>
     /// Logits of the last evaluated position. (vocab)
     package let logits: UnsafeMutablePointer<Float>
+    /// LoRA adapters every matrix product of `forward` adds (see `DecoderState+LoRA`). They
+    /// belong to the sequence, not the model: the cached keys and values were computed with
+    /// them, so whoever changes them must also clear the cache (`Session.setAdapters` does).
+    package var adapters: [ScaledAdapter] = []
+    /// Buffers for the adapters' low-rank products, allocated on first use.
+    var loraScratch: LoRAScratch?
 
     package init(config c: DecoderConfig, contextLength: Int, maxBatch: Int = 512, threads: Int) {
         precondition(contextLength > 0 && maxBatch > 0)

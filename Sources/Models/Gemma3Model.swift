@@ -18,9 +18,9 @@ package struct Gemma3Model: DecoderModel {
         for (l, w) in weights.layers.enumerated() {
             let sliding = c.isSliding(layer: l)
             s.rmsNorm(s.x, w.attentionNorm, s.xb, rows: n, width: d)
-            s.matmul.linear(w.query, s.xb, s.q, n: n)
-            s.matmul.linear(w.key, s.xb, s.k, n: n)
-            s.matmul.linear(w.value, s.xb, s.v, n: n)
+            s.linear(.query, layer: l, w, s.xb, s.q, n: n)
+            s.linear(.key, layer: l, w, s.xb, s.k, n: n)
+            s.linear(.value, layer: l, w, s.xb, s.v, n: n)
             if let qn = w.queryNorm, let kn = w.keyNorm {
                 s.rmsNorm(s.q, qn, s.q, rows: n * c.headCount, width: c.headDim)
                 s.rmsNorm(s.k, kn, s.k, rows: n * c.kvHeadCount, width: c.headDim)
@@ -29,15 +29,15 @@ package struct Gemma3Model: DecoderModel {
             for t in 0..<n { s.rope(row: t, position: start + t, base: base, style: .halves) }
             s.cacheKeysValues(layer: l, start: start, n: n)
             s.attend(layer: l, start: start, n: n, window: sliding ? c.slidingWindow : nil)
-            s.matmul.linear(w.output, s.attnOut, s.proj, n: n)
+            s.linear(.output, layer: l, w, s.attnOut, s.proj, n: n)
             if let post = w.postAttentionNorm { s.rmsNorm(s.proj, post, s.proj, rows: n, width: d) }
             s.addInPlace(s.x, s.proj, count: n * d)
 
             s.rmsNorm(s.x, w.ffnNorm, s.xb, rows: n, width: d)
-            s.matmul.linear(w.gate, s.xb, s.gate, n: n)
-            s.matmul.linear(w.up, s.xb, s.up, n: n)
+            s.linear(.gate, layer: l, w, s.xb, s.gate, n: n)
+            s.linear(.up, layer: l, w, s.xb, s.up, n: n)
             s.gatedActivation(.gelu, count: n * c.feedForwardLength)
-            s.matmul.linear(w.down, s.gate, s.proj, n: n)
+            s.linear(.down, layer: l, w, s.gate, s.proj, n: n)
             if let post = w.postFFNNorm { s.rmsNorm(s.proj, post, s.proj, rows: n, width: d) }
             s.addInPlace(s.x, s.proj, count: n * d)
         }

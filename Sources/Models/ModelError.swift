@@ -15,6 +15,18 @@ package enum ModelError: Error, Sendable, Equatable {
     case invalidHyperparameter(key: String, value: String)
     /// The underlying file could not be read or parsed.
     case format(FormatError)
+    /// A file loaded as an adapter whose `general.type` is not "adapter".
+    case notAnAdapter(generalType: String)
+    /// An adapter of a kind other than LoRA (`adapter.type`).
+    case unsupportedAdapter(type: String)
+    /// An adapter made for another architecture than the model it is applied to.
+    case adapterArchitectureMismatch(adapter: String, model: String)
+    /// An adapter tensor that targets no weight this decoder can adapt.
+    case adapterTargetUnsupported(tensor: String)
+    /// A `lora_a` without its `lora_b`, or the reverse.
+    case adapterPairIncomplete(tensor: String)
+    /// An adapter with no tensor pairs.
+    case adapterEmpty
 }
 
 extension ModelError: CustomStringConvertible {
@@ -28,6 +40,12 @@ extension ModelError: CustomStringConvertible {
         case let .shapeMismatch(tensor, expected, found): "tensor '\(tensor)': shape \(found), expected \(expected)"
         case let .invalidHyperparameter(key, value): "hyperparameter '\(key)': invalid value \(value)"
         case .format(let error): error.description
+        case .notAnAdapter(let type): "not a LoRA adapter (general.type is '\(type)', expected 'adapter')"
+        case .unsupportedAdapter(let type): "adapter type '\(type)' is not supported (only 'lora')"
+        case let .adapterArchitectureMismatch(adapter, model): "the adapter is for '\(adapter)', the model is '\(model)'"
+        case .adapterTargetUnsupported(let tensor): "adapter tensor '\(tensor)' targets no adaptable weight of the model"
+        case .adapterPairIncomplete(let tensor): "adapter tensor '\(tensor)' has no matching lora_a/lora_b half"
+        case .adapterEmpty: "the adapter has no lora_a/lora_b tensor pairs"
         }
     }
 }

@@ -11,7 +11,7 @@ extension OnDevice {
     /// Streaming `generate`: partial text as it is decoded, then the final result.
     public func generateStream(_ prompt: String, options: TextOptions = TextOptions(), raw: Bool = false)
         -> AsyncThrowingStream<TextEvent, Error> {
-        textStream { session, context in
+        textStream(adapters: options.adapters) { session, context in
             let runner = TextRunner(session: session, context: context, options: options)
             let model = session.model
             let ids: [Int32]
@@ -36,7 +36,7 @@ extension OnDevice {
     /// Streaming `chat`.
     public func chatStream(_ messages: [Message], options: TextOptions = TextOptions()) -> AsyncThrowingStream<TextEvent, Error> {
         let reference = configuration.textModel
-        return textStream { session, context in
+        return textStream(adapters: options.adapters) { session, context in
             guard let template = try? session.model.chatTemplate() else { throw OnDeviceError.noChatTemplate(model: reference) }
             guard !messages.isEmpty else { throw OnDeviceError.invalidArgument("chat needs at least one message") }
             let text = try template.render(messages: messages.map(\.chatMessage), addGenerationPrompt: true)

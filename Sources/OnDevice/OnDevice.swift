@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import ModelStore
+import Models
 import Runtime
 
 /// The on-device AI kit: one instance per program (no singleton), built once with its
@@ -70,7 +71,8 @@ public final class OnDevice: Sendable {
     /// Runs `body` in a producer task holding a lease on the text model and a session from its
     /// pool, streaming its events. Cancelling the consumer cancels the producer within one
     /// token; the session and the lease are given back however the producer ends.
-    func textStream(_ body: @escaping @Sendable (Session, TextOpContext) throws -> TextResult) -> AsyncThrowingStream<TextEvent, Error> {
+    func textStream(adapters: [LoRA] = [], _ body: @escaping @Sendable (Session, TextOpContext) throws -> TextResult)
+        -> AsyncThrowingStream<TextEvent, Error> {
         let (stream, continuation) = AsyncThrowingStream<TextEvent, Error>.makeStream()
         let runtimeTask = self.runtimeTask
         let reference = configuration.textModel
@@ -79,14 +81,22 @@ public final class OnDevice: Sendable {
             do {
                 lease = try await runtimeTask.value.textGeneration.lease()
             } catch let error as RuntimeError {
-                continuation.finish(throwing: OnDeviceError.modelUnavailable(model: reference, reason: error.description))
+                continuation.finish(throwing: OnDeviceError.modelUnavailable(model: reference, reason: String(describing: error)))
                 return
             } catch {
                 continuation.finish(throwing: error)
                 return
             }
             do {
-                let result = try lease.withSession { session in try body(session, TextOpContext(continuation: continuation)) }
+                // Adapters load once per resident model and are shared; the scales are this request's.
+                var scaled: [ScaledAdapter] = []
+                for a in adapters {
+                    do { scaled.append(ScaledAdapter(try lease.lease.model.adapter(path: a.path), scale: a.scale)) } catch {
+                        throw OnDeviceError.adapterUnusable(path: a.path, reason: String(describing: error))
+                    }
+                }
+                let context = TextOpContext(continuation: continuation, adapters: scaled)
+                let result = try lease.withSession { session in try body(session, context) }
                 continuation.yield(.finished(result))
                 continuation.finish()
             } catch let error as EngineError {
@@ -112,6 +122,8 @@ public final class OnDevice: Sendable {
 /// What an op's body uses to report partial text and progress.
 struct TextOpContext: Sendable {
     let continuation: AsyncThrowingStream<TextEvent, Error>.Continuation
+    /// The request's adapters, loaded, with their scales.
+    var adapters: [ScaledAdapter] = []
 
     func partial(_ text: String) {
         if !text.isEmpty { continuation.yield(.partial(text)) }

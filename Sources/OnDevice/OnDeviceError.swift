@@ -28,6 +28,8 @@ public enum OnDeviceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The model still wanted to call tools after the chat's limit of calls (thrown only when
     /// `ToolOptions.failAtCallLimit` asks for it).
     case toolCallLimitReached(limit: Int)
+    /// A LoRA adapter that cannot be read or does not fit the model.
+    case adapterUnusable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -44,6 +46,7 @@ public enum OnDeviceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformedToolCall(let reason): "malformed tool call: \(reason)"
         case let .toolFailed(tool, reason): "tool \(tool) failed: \(reason)"
         case .toolCallLimitReached(let limit): "the model wanted more than \(limit) tool calls"
+        case let .adapterUnusable(path, reason): "LoRA adapter '\(path)' cannot be used: \(reason)"
         }
     }
 

@@ -25,6 +25,7 @@ struct TextRunner {
         }
         var g = options.generation
         g.stop += extraStop
+        g.adapters = context.adapters
         do {
             return try Generator(session: session, options: g).run(
                 prompt: prompt, isCancelled: { Task.isCancelled },

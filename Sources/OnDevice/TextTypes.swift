@@ -57,6 +57,8 @@ public struct TextOptions: Sendable, Equatable {
     /// Keep generating past the model's end-of-answer token (llama.cpp's `ignore_eos`), until
     /// `maxTokens`, a stop string or the context limit. For benchmarks and tests.
     public var ignoreEndOfGeneration = false
+    /// LoRA adapters this request applies to the model (none: the base model).
+    public var adapters: [LoRA] = []
 
     public init() {}
 

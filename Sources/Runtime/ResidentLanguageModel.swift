@@ -19,6 +19,9 @@ package final class ResidentLanguageModel: ResidentModel {
     /// Heap the load allocated, measured.
     package let heapBytes: Int
     private let pool = Mutex(SessionPool())
+    /// LoRA adapters loaded for this model, by file path: loaded once, shared by every session
+    /// (each session applies its own set at its own scales), freed with the model.
+    private let adapters = Mutex([String: LoRAAdapter]())
     /// Sessions kept allocated while no op uses them (their caches keep the last prompt).
     package let maxIdleSessions: Int
 
@@ -29,7 +32,23 @@ package final class ResidentLanguageModel: ResidentModel {
         self.maxIdleSessions = max(0, maxIdleSessions)
     }
 
-    package var residentBytes: Int { mappedBytes + heapBytes + pool.withLock { $0.stateBytes } }
+    /// Adapters count like the model: their mappings are read in full by the first pass using them.
+    package var residentBytes: Int { mappedBytes + heapBytes + pool.withLock { $0.stateBytes } + adapterBytes }
+
+    /// Bytes of the adapter files mapped for this model.
+    package var adapterBytes: Int { adapters.withLock { $0.values.reduce(0) { $0 + $1.file.region.count } } }
+
+    /// The adapter at `path`, loaded and checked against this model on first use.
+    package func adapter(path: String) throws(EngineError) -> LoRAAdapter {
+        if let cached = adapters.withLock({ $0[path] }) { return cached }
+        let loaded = try model.loadAdapter(path: path)
+        return adapters.withLock { $0[path, default: loaded] }
+    }
+
+    /// Drops the adapter loaded from `path` (sessions applying it keep it alive until they change).
+    package func unloadAdapter(path: String) {
+        _ = adapters.withLock { $0.removeValue(forKey: path) }
+    }
 
     /// Sessions allocated (in use plus idle) and how many of them are idle.
     package var sessionCounts: (live: Int, idle: Int) { pool.withLock { ($0.live, $0.idle.count) } }

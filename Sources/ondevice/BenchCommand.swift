@@ -5,7 +5,7 @@ import Foundation
 /// size and threads, like llama.cpp's `llama-bench` (pp512 / tg128).
 enum BenchCommand {
     static func run(_ args: ArraySlice<String>) async throws {
-        let a = try Arguments(args, options: ["model", "threads", "prompt-tokens", "gen-tokens", "repetitions"], flags: ["json"])
+        let a = try Arguments(args, options: ["model", "threads", "prompt-tokens", "gen-tokens", "repetitions", "lora"], flags: ["json"])
         let path = try await ModelLocator.path(for: try a.require("model"))
         let model = try LanguageModel(path: path)
         var bench = LLMBenchmark(threads: try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -16,10 +16,27 @@ enum BenchCommand {
             throw CLIError.io("--threads, --prompt-tokens, --gen-tokens and --repetitions must be positive")
         }
         let report = try bench.run(model: model)
+        // With --lora the same figures again with the adapters applied: their cost, side by side.
+        let adapters = try await LoRAArgument.all(a, model: model)
+        var withLoRA: LLMBenchmark.Report?
+        if !adapters.isEmpty {
+            var b = bench
+            b.adapters = adapters.map(\.scaled)
+            withLoRA = try b.run(model: model)
+        }
         let name = URL(fileURLWithPath: path).lastPathComponent
         let sizeMiB = Double(model.weightBytes) / 1_048_576
+        let loraLabel = adapters.map { "\($0.adapter.name) r\($0.adapter.maxRank) x\($0.scale)" }.joined(separator: ", ")
         if a.has("json") {
+            var lora: [String: Any] = [:]
+            if let withLoRA {
+                lora = ["adapters": adapters.map(\.json),
+                        "prompt_tokens_per_second": withLoRA.prompt.mean, "prompt_tokens_per_second_stddev": withLoRA.prompt.stddev,
+                        "generation_tokens_per_second": withLoRA.generation.mean,
+                        "generation_tokens_per_second_stddev": withLoRA.generation.stddev]
+            }
             try printJSON([
+                "lora": lora.isEmpty ? NSNull() : lora as Any,
                 "model": name, "architecture": model.config.architecture.rawValue, "quantization": model.quantization,
                 "size_bytes": model.weightBytes, "threads": bench.threads, "repetitions": bench.repetitions,
                 "prompt_tokens": bench.promptTokens, "generation_tokens": bench.generationTokens,
@@ -35,6 +52,13 @@ enum BenchCommand {
         for (test, f) in [("pp\(bench.promptTokens)", report.prompt), ("tg\(bench.generationTokens)", report.generation)] {
             print(String(format: "| %@ | %@ | %@ | %.1f MiB | %d | %@ | %.2f ± %.2f |", name, model.config.architecture.rawValue,
                          model.quantization, sizeMiB, bench.threads, test, f.mean, f.stddev))
+        }
+        if let withLoRA {
+            for (test, f) in [("pp\(bench.promptTokens)+lora", withLoRA.prompt), ("tg\(bench.generationTokens)+lora", withLoRA.generation)] {
+                print(String(format: "| %@ | %@ | %@ | %.1f MiB | %d | %@ | %.2f ± %.2f |", name, model.config.architecture.rawValue,
+                             model.quantization, sizeMiB, bench.threads, test, f.mean, f.stddev))
+            }
+            print("lora: \(loraLabel)")
         }
         print("cpu: \(CPUInfo.summary), repetitions: \(bench.repetitions)")
     }

@@ -10,18 +10,20 @@ import Tokenizers
 /// and its result is shown as it happens (`ChatCommand+Tools.swift`).
 enum ChatCommand {
     static func run(_ args: ArraySlice<String>) async throws {
-        let a = try Arguments(args, options: RuntimeOptions.valued.union(["system", "temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty", "tools", "max-tool-calls"]),
+        let a = try Arguments(args, options: RuntimeOptions.valued.union(["system", "temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty", "tools", "max-tool-calls", "lora"]),
                               flags: ["greedy", "json", "require-tool-call"])
         if a.has("greedy") && a.string("temperature") != nil { throw CLIError.conflicting("--greedy", "--temperature") }
         let tools = try toolLoop(a)
         let runtime = try await RuntimeOptions(a)
-        let options = try GenerateCommand.generationOptions(a)
+        var options = try GenerateCommand.generationOptions(a)
         if let tools {
+            if a.string("lora") != nil { throw CLIError.conflicting("--lora", "--tools") }
             try await runWithTools(a, runtime: runtime, options: options, loop: tools)
             return
         }
         if a.has("json") { throw CLIError.io("chat --json needs --tools (it prints each turn's calls and answer)") }
         let model = try runtime.load()
+        options.adapters = try await LoRAArgument.all(a, model: model).map(\.scaled)
         let template = try model.chatTemplate()
         let session = runtime.session(model)
         var messages: [ChatMessage] = []

@@ -6,7 +6,7 @@ import Tokenizers
 /// `ondevice generate`: one completion, streamed to stdout (or one JSON object with `--json`).
 enum GenerateCommand {
     static func run(_ args: ArraySlice<String>) async throws {
-        let a = try Arguments(args, options: RuntimeOptions.valued.union(["temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty", "stop", "system", "json-schema"]),
+        let a = try Arguments(args, options: RuntimeOptions.valued.union(["temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty", "stop", "system", "json-schema", "lora"]),
                               flags: ["raw", "greedy", "json"])
         guard let promptArg = a.positionals.first else { throw CLIError.missingArgument("PROMPT") }
         guard a.positionals.count == 1 else { throw CLIError.io("expected one PROMPT argument (quote it), got \(a.positionals.count)") }
@@ -16,8 +16,10 @@ enum GenerateCommand {
             return
         }
         let runtime = try await RuntimeOptions(a)
-        let options = try generationOptions(a)
+        var options = try generationOptions(a)
         let model = try runtime.load()
+        let adapters = try await LoRAArgument.all(a, model: model)
+        options.adapters = adapters.map(\.scaled)
         let prompt = try promptTokens(model: model, text: readTextArgument(promptArg), raw: a.has("raw"), system: a.string("system"))
         let session = runtime.session(model)
         if a.has("json") {
@@ -25,6 +27,7 @@ enum GenerateCommand {
             try printJSON([
                 "prompt_ids": result.promptIds.map(Int.init), "generated_ids": result.generatedIds.map(Int.init),
                 "text": result.text, "finish_reason": result.metrics.finishReason.rawValue, "metrics": result.metrics.json,
+                "adapters": adapters.map(\.json),
             ])
             return
         }

@@ -7,10 +7,10 @@ let usage = """
     usage: ondevice <command> [options]
 
     commands:
-      generate --model M [--raw] [--greedy | --temperature T --seed S] [--max-tokens N] [--json] [--json-schema FILE] PROMPT
+      generate --model M [--raw] [--greedy | --temperature T --seed S] [--max-tokens N] [--json] [--json-schema FILE] [--lora L]... PROMPT
       tokenize --model M [--json] TEXT
-      chat     --model M [--system TEXT] [--tools calculate,current_time|all [--max-tool-calls N] [--require-tool-call] [--json]]
-      bench    --model M [--threads N] [--json]
+      chat     --model M [--system TEXT] [--lora L]... [--tools calculate,current_time|all [--max-tool-calls N] [--require-tool-call] [--json]]
+      bench    --model M [--threads N] [--lora L]... [--json]
       summarize [--model M] [--style paragraph|bullets] [--json] FILE|-
       translate [--model M] --to LANGUAGE [--from LANGUAGE] [--json] FILE|-
       proofread [--model M] [--json] FILE|-
@@ -20,6 +20,7 @@ let usage = """
       models info ID [--verify] [--json]
       models import PATH --id ID [--kind K] [--json]
       models du [--json]
+      lora list [--base M] [--json] | lora import PATH --id ID --base M [--json] | lora rm ID...
       prefetch [--manifest ondevice.json] [--ops op,op] [--json]
       capability OP|MODEL|all [--json]
       bench-residency [--models ID,ID,...] [--budget BYTES] [--rounds N] [--context N] [--json]
@@ -38,6 +39,7 @@ let usage = """
     all-minilm-l6-v2 (default), nomic-embed-text-v1.5-f16, or a model directory or .gguf path.
     The index lives in $XDG_DATA_HOME/ondevice/index unless --index DIR (or $ONDEVICE_INDEX) says otherwise.
     Common options: --threads N (kernel threads), --context N (context length).
+    L is a LoRA adapter, FILE|ID[:SCALE] (a GGUF LoRA file or an installed adapter id; scale 1 by default).
     Environment: ONDEVICE_HOME (model store root), HF_ENDPOINT (Hugging Face base URL for
     downloads), HF_TOKEN (sent to that host only).
     """
@@ -55,6 +57,7 @@ func runCommand(_ args: [String]) async throws {
     case "bench": try await BenchCommand.run(rest)
     case "summarize", "translate", "proofread": try await TextOpCommand.run(command, rest)
     case "models": try await ModelsCommand.run(rest)
+    case "lora": try await LoRACommand.run(rest)
     case "prefetch": try await PrefetchCommand.run(rest)
     case "capability": try await CapabilityCommand.run(rest)
     case "bench-residency": try await BenchResidencyCommand.run(rest)

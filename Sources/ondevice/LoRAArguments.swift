@@ -1,0 +1,48 @@
+import Engine
+import Foundation
+import Models
+
+/// `--lora FILE|ID[:SCALE]` (repeatable): LoRA adapters for `generate`, `chat` and `bench`.
+/// FILE is a GGUF LoRA adapter; ID an adapter installed in the model store (`ondevice lora
+/// import`); SCALE defaults to 1. Several adapters add their deltas.
+struct LoRAArgument {
+    /// What the user wrote before the scale.
+    var source: String
+    var path: String
+    var scale: Float
+    var adapter: LoRAAdapter
+
+    /// Every `--lora` of `a`, resolved and loaded for `model` (a mismatched adapter fails here).
+    static func all(_ a: Arguments, model: LanguageModel) async throws -> [LoRAArgument] {
+        var out: [LoRAArgument] = []
+        for value in a.all("lora") {
+            let (source, scale) = try split(value)
+            let path = try await ModelLocator.path(for: source)
+            do {
+                out.append(LoRAArgument(source: source, path: path, scale: scale, adapter: try model.loadAdapter(path: path)))
+            } catch {
+                throw CLIError.io("LoRA adapter '\(source)': \(error)")
+            }
+        }
+        return out
+    }
+
+    /// `FILE[:SCALE]` → (FILE, SCALE). A value that names an existing file is taken whole, so
+    /// paths with a colon still work.
+    static func split(_ value: String) throws -> (String, Float) {
+        guard !FileManager.default.fileExists(atPath: value), let colon = value.lastIndex(of: ":") else { return (value, 1) }
+        let tail = value[value.index(after: colon)...]
+        guard let scale = Float(tail), scale.isFinite else {
+            throw CLIError.invalidValue(option: "--lora", value: value, expected: "FILE|ID[:SCALE] with a numeric SCALE")
+        }
+        return (String(value[..<colon]), scale)
+    }
+
+    var scaled: ScaledAdapter { ScaledAdapter(adapter, scale: scale) }
+
+    /// What `--json` reports about an applied adapter.
+    var json: [String: Any] {
+        ["source": source, "path": path, "name": adapter.name, "scale": Double(scale), "alpha": Double(adapter.alpha),
+         "rank": adapter.maxRank, "matrices": adapter.pairCount]
+    }
+}

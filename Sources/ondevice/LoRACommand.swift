@@ -1,0 +1,84 @@
+import Engine
+import Foundation
+import ModelStore
+
+/// `ondevice lora list|import|rm`: LoRA adapters in the model store. An adapter is an artifact
+/// like a model (id, file, size, sha256, same install and verify rules) whose entry also names
+/// the base model it was checked against at import; `--lora ID` then finds it by id.
+enum LoRACommand {
+    static let subcommands = "list, import, rm"
+
+    static func run(_ args: ArraySlice<String>) async throws {
+        guard let sub = args.first else { throw CLIError.missingArgument("lora subcommand (\(subcommands))") }
+        let rest = args.dropFirst()
+        switch sub {
+        case "list", "ls": try await list(rest)
+        case "import": try await importAdapter(rest)
+        case "rm", "remove": try await remove(rest)
+        default: throw CLIError.unknownCommand("lora \(sub)")
+        }
+    }
+
+    /// `list [--base M]`: adapters in the store (only those made for M with `--base`).
+    static func list(_ args: ArraySlice<String>) async throws {
+        let a = try Arguments(args, options: ["base"], flags: ["json"])
+        try ModelsCommand.noPositionals(a)
+        let store = try ModelStore()
+        var adapters = await store.list().filter { $0.entry.kind == .lora }
+        if let base = a.string("base") { adapters = adapters.filter { $0.entry.baseModel == base } }
+        if a.has("json") {
+            try printJSON(["adapters": adapters.map(json)])
+            return
+        }
+        var rows = [["ID", "BASE", "STATE", "SIZE", "SHA256"]]
+        for m in adapters {
+            rows.append([m.entry.id, m.entry.baseModel ?? "?", m.state.rawValue,
+                         byteText(m.entry.totalBytes ?? m.bytesOnDisk), String((m.entry.files.first?.sha256 ?? "?").prefix(16))])
+        }
+        ModelsCommand.printTable(rows)
+    }
+
+    /// `import PATH --id ID --base M`: checks the adapter against model M (architecture, every
+    /// adapted weight's name and shape), then copies and hashes it into the store.
+    static func importAdapter(_ args: ArraySlice<String>) async throws {
+        let a = try Arguments(args, options: ["id", "base"], flags: ["json"])
+        guard let path = a.positionals.first else { throw CLIError.missingArgument("PATH") }
+        guard a.positionals.count == 1 else { throw CLIError.io("unexpected argument '\(a.positionals[1])'") }
+        let id = try a.require("id"), base = try a.require("base")
+        let model = try LanguageModel(path: try await ModelLocator.path(for: base))
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        do { _ = try model.loadAdapter(path: absolute) } catch { throw CLIError.io("LoRA adapter '\(path)' does not fit '\(base)': \(error)") }
+        let store = try ModelStore()
+        var installed = try await store.importModel(id: id, from: absolute, kind: .lora)
+        installed.entry.baseModel = base
+        try await store.register(installed.entry)
+        let status = try await store.get(id)
+        if a.has("json") {
+            try printJSON(json(status))
+        } else {
+            print("imported LoRA \(id) for \(base) (\(byteText(installed.entry.knownBytes)), sha256 \(installed.entry.files.first?.sha256 ?? "?")) at \(installed.directory)")
+        }
+    }
+
+    /// `rm ID...`: deletes adapters' files (refuses ids that are not adapters).
+    static func remove(_ args: ArraySlice<String>) async throws {
+        let a = try Arguments(args, options: [], flags: ["json"])
+        guard !a.positionals.isEmpty else { throw CLIError.missingArgument("ID") }
+        let store = try ModelStore()
+        var removed: [String] = []
+        for id in a.positionals {
+            guard try await store.get(id).entry.kind == .lora else { throw CLIError.io("'\(id)' is not a LoRA adapter (see 'ondevice models rm')") }
+            guard try await store.delete(id) else { throw StoreError.notInstalled(id: id) }
+            removed.append(id)
+            if !a.has("json") { print("removed \(id)") }
+        }
+        if a.has("json") { try printJSON(["removed": removed]) }
+    }
+
+    static func json(_ m: ModelStatus) -> [String: Any] {
+        let file = m.entry.files.first
+        return ["id": m.entry.id, "base_model": m.entry.baseModel ?? NSNull(), "state": m.state.rawValue,
+                "file": file?.name ?? NSNull(), "bytes": file?.bytes.map { Int($0) } ?? NSNull(),
+                "sha256": file?.sha256 ?? NSNull(), "directory": m.directory]
+    }
+}

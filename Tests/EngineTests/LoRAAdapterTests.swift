@@ -1,0 +1,219 @@
+import Engine
+import Foundation
+import Models
+import Testing
+import TestSupport
+
+/// LoRA adapters on tiny F32 models: the run-time delta equals merging B·A into the weights,
+/// removing an adapter restores the base bit for bit, and bad adapters are typed errors.
+@Suite struct LoRAAdapterTests {
+    static let matrices = ["attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down"]
+
+    /// A random F32 adapter of `rank` for every adapted weight of `base` (shapes from its tensors).
+    static func adapter(for base: GGUFWriter, rank: Int, alpha: Float, seed: UInt64,
+                        architecture: String = "llama", edit: (inout GGUFWriter) -> Void = { _ in }) -> GGUFWriter {
+        var rng = SeededGenerator(seed: seed)
+        var w = GGUFWriter()
+        w.add("general.architecture", .string(architecture))
+        w.add("general.type", .string("adapter"))
+        w.add("adapter.type", .string("lora"))
+        w.add("adapter.lora.alpha", .float32(alpha))
+        for t in base.tensors where matrices.contains(where: { t.name.hasSuffix(".\($0).weight") }) {
+            let (inputs, outputs) = (Int(t.dims[0]), Int(t.dims[1]))
+            func random(_ n: Int) -> [Float] { (0..<n).map { _ in Float(Double(rng.next() % 2001) / 1000 - 1) * 0.3 } }
+            w.addTensor(name: t.name + ".lora_a", floats: random(inputs * rank), shape: [inputs, rank])
+            w.addTensor(name: t.name + ".lora_b", floats: random(rank * outputs), shape: [rank, outputs])
+        }
+        edit(&w)
+        return w
+    }
+
+    static func floats(_ bytes: [UInt8]) -> [Float] {
+        stride(from: 0, to: bytes.count, by: 4).map {
+            Float(bitPattern: UInt32(bytes[$0]) | UInt32(bytes[$0 + 1]) << 8 | UInt32(bytes[$0 + 2]) << 16 | UInt32(bytes[$0 + 3]) << 24)
+        }
+    }
+
+    /// `base` with multiplier · B·A added into every adapted weight (what llama.cpp's export-lora does).
+    static func merged(_ base: GGUFWriter, _ adapters: [(GGUFWriter, Float)]) -> GGUFWriter {
+        var out = base
+        for i in out.tensors.indices {
+            let t = out.tensors[i]
+            var weight = floats(t.data)   // out rows of `inputs`
+            let inputs = Int(t.dims[0])
+            for (adapter, multiplier) in adapters {
+                guard let a = adapter.tensors.first(where: { $0.name == t.name + ".lora_a" }),
+                      let b = adapter.tensors.first(where: { $0.name == t.name + ".lora_b" }) else { continue }
+                let av = floats(a.data), bv = floats(b.data), rank = Int(a.dims[1])
+                for o in 0..<Int(t.dims[1]) {
+                    for x in 0..<inputs {
+                        var s: Float = 0
+                        for k in 0..<rank { s += bv[o * rank + k] * av[k * inputs + x] }
+                        weight[o * inputs + x] += multiplier * s
+                    }
+                }
+            }
+            out.tensors[i].data = weight.flatMap { f in withUnsafeBytes(of: f.bitPattern.littleEndian) { Array($0) } }
+        }
+        return out
+    }
+
+    static func logits(_ model: LanguageModel, _ tokens: [Int32], adapters: [ScaledAdapter] = [], session: Session? = nil) throws -> [Float] {
+        let s = session ?? Session(model: model, contextLength: 32, threads: 1)
+        try s.setAdapters(adapters)
+        s.reset()
+        try s.evaluate(tokens[...])
+        return Array(UnsafeBufferPointer(start: s.logits, count: s.vocabularySize))
+    }
+
+    let tokens: [Int32] = [1, 5, 9, 3, 7, 11, 4]
+
+    @Test func `the run-time delta equals merging scale times alpha over rank times B·A into the weights`() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = TinyModel().writer()
+        let a1 = Self.adapter(for: base, rank: 2, alpha: 4, seed: 11), a2 = Self.adapter(for: base, rank: 3, alpha: 0, seed: 12)
+        let model = try LanguageModel(path: try base.write(in: dir, name: "base.gguf"))
+        let x1 = try model.loadAdapter(path: try a1.write(in: dir, name: "a1.gguf"))
+        let x2 = try model.loadAdapter(path: try a2.write(in: dir, name: "a2.gguf"))
+        #expect(x1.pairCount == 14 && x1.maxRank == 2 && x1.name == "a1")
+        // One adapter at 0.5 (multiplier 0.5·4/2 = 1), then two at once (alpha 0: multiplier = scale).
+        let one = try LanguageModel(path: try Self.merged(base, [(a1, 1)]).write(in: dir, name: "m1.gguf"))
+        let two = try LanguageModel(path: try Self.merged(base, [(a1, 2), (a2, 0.7)]).write(in: dir, name: "m2.gguf"))
+        let cases: [([ScaledAdapter], LanguageModel)] = [([ScaledAdapter(x1, scale: 0.5)], one),
+                                                         ([ScaledAdapter(x1, scale: 1), ScaledAdapter(x2, scale: 0.7)], two)]
+        let plain = try Self.logits(model, tokens)
+        for (adapters, reference) in cases {
+            let got = try Self.logits(model, tokens, adapters: adapters)
+            let want = try Self.logits(reference, tokens)
+            let worst = zip(got, want).map { abs($0 - $1) }.max() ?? .infinity
+            let moved = zip(got, plain).map { abs($0 - $1) }.max() ?? 0
+            #expect(worst < 1e-3, "max |adapter - merged| = \(worst)")
+            #expect(moved > 0.05, "the adapter must change the logits (moved \(moved))")
+        }
+    }
+
+    @Test func `removing the adapter restores the base logits bit for bit and scale 0 adds nothing`() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = TinyModel().writer()
+        let model = try LanguageModel(path: try base.write(in: dir, name: "base.gguf"))
+        let adapter = try model.loadAdapter(path: try Self.adapter(for: base, rank: 2, alpha: 4, seed: 3).write(in: dir, name: "a.gguf"))
+        let session = Session(model: model, contextLength: 32, threads: 1)
+        let before = try Self.logits(model, tokens, session: session)
+        let with = try Self.logits(model, tokens, adapters: [ScaledAdapter(adapter)], session: session)
+        #expect(with != before)
+        #expect(session.adapters == [ScaledAdapter(adapter)])
+        let after = try Self.logits(model, tokens, adapters: [], session: session)
+        #expect(after == before)
+        #expect(try Self.logits(model, tokens, adapters: [ScaledAdapter(adapter, scale: 0)]) == before)
+    }
+
+    @Test func `changing adapters clears the session cache and the same set keeps it`() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = TinyModel().writer()
+        let model = try LanguageModel(path: try base.write(in: dir, name: "base.gguf"))
+        let adapter = try model.loadAdapter(path: try Self.adapter(for: base, rank: 2, alpha: 4, seed: 3).write(in: dir, name: "a.gguf"))
+        let session = Session(model: model, contextLength: 32, threads: 1)
+        try session.prefill(tokens)
+        try session.setAdapters([])
+        #expect(session.tokens == tokens)
+        try session.setAdapters([ScaledAdapter(adapter, scale: 0.5)])
+        #expect(session.tokens.isEmpty)
+        try session.prefill(tokens)
+        try session.setAdapters([ScaledAdapter(adapter, scale: 0.5)])
+        #expect(session.tokens == tokens)
+        #expect(throws: EngineError.invalidAdapterScale(.infinity)) { try session.setAdapters([ScaledAdapter(adapter, scale: .infinity)]) }
+    }
+
+    @Test func `adapters with wrong shapes, halves, types or targets are typed errors`() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = TinyModel().writer()
+        let model = try LanguageModel(path: try base.write(in: dir, name: "base.gguf"))
+        func load(_ w: GGUFWriter) throws(EngineError) { _ = try model.loadAdapter(path: (try? w.write(in: dir, name: "bad.gguf")) ?? "") }
+        func edited(_ edit: @escaping (inout GGUFWriter) -> Void) -> GGUFWriter { Self.adapter(for: base, rank: 2, alpha: 4, seed: 5, edit: edit) }
+        func renamed(_ name: String, to new: String) -> GGUFWriter {
+            edited { w in if let i = w.tensors.firstIndex(where: { $0.name == name }) { w.tensors[i].name = new } }
+        }
+
+        // lora_b of attn_q with 33 outputs instead of 32.
+        let wrongOut = edited { w in
+            let i = w.tensors.firstIndex { $0.name == "blk.0.attn_q.weight.lora_b" }!
+            w.tensors[i] = GGUFWriter.Tensor(name: "blk.0.attn_q.weight.lora_b", rawType: 0, dims: [2, 33], data: [UInt8](repeating: 0, count: 2 * 33 * 4))
+        }
+        #expect(throws: EngineError.model(.shapeMismatch(tensor: "blk.0.attn_q.weight.lora_b", expected: [2, 32], found: [2, 33]))) { try load(wrongOut) }
+        // lora_a of rank 3 with lora_b of rank 2.
+        let wrongRank = edited { w in
+            let i = w.tensors.firstIndex { $0.name == "blk.1.ffn_up.weight.lora_a" }!
+            w.tensors[i] = GGUFWriter.Tensor(name: "blk.1.ffn_up.weight.lora_a", rawType: 0, dims: [32, 3], data: [UInt8](repeating: 0, count: 32 * 3 * 4))
+        }
+        #expect(throws: EngineError.model(.shapeMismatch(tensor: "blk.1.ffn_up.weight.lora_b", expected: [3, 64], found: [2, 64]))) { try load(wrongRank) }
+        #expect(throws: EngineError.model(.adapterPairIncomplete(tensor: "blk.0.attn_k.weight.lora_a"))) {
+            try load(renamed("blk.0.attn_k.weight.lora_b", to: "blk.0.attn_k.weight.extra"))
+        }
+        #expect(throws: EngineError.model(.adapterTargetUnsupported(tensor: "blk.0.attn_k.weight.extra"))) {
+            try load(edited { $0.addTensor(name: "blk.0.attn_k.weight.extra", floats: [0], shape: [1]) })
+        }
+        #expect(throws: EngineError.model(.adapterTargetUnsupported(tensor: "blk.7.attn_q.weight"))) {
+            try load(edited { w in
+                w.addTensor(name: "blk.7.attn_q.weight.lora_a", floats: [Float](repeating: 0, count: 64), shape: [32, 2])
+                w.addTensor(name: "blk.7.attn_q.weight.lora_b", floats: [Float](repeating: 0, count: 64), shape: [2, 32])
+            })
+        }
+        #expect(throws: EngineError.model(.adapterTargetUnsupported(tensor: "token_embd.weight"))) {
+            try load(edited { w in
+                w.addTensor(name: "token_embd.weight.lora_a", floats: [Float](repeating: 0, count: 64), shape: [32, 2])
+                w.addTensor(name: "token_embd.weight.lora_b", floats: [Float](repeating: 0, count: 64), shape: [2, 32])
+            })
+        }
+        #expect(throws: EngineError.model(.unsupportedTensorType(tensor: "blk.0.attn_v.weight.lora_a", type: "Q8_0"))) {
+            try load(edited { w in
+                let i = w.tensors.firstIndex { $0.name == "blk.0.attn_v.weight.lora_a" }!
+                w.tensors[i] = GGUFWriter.Tensor(name: "blk.0.attn_v.weight.lora_a", rawType: 8, dims: [32, 2], data: [UInt8](repeating: 0, count: 68))
+            })
+        }
+        #expect(throws: EngineError.model(.adapterArchitectureMismatch(adapter: "gemma3", model: "llama"))) {
+            try load(Self.adapter(for: base, rank: 2, alpha: 4, seed: 5, architecture: "gemma3"))
+        }
+        #expect(throws: EngineError.model(.notAnAdapter(generalType: "none"))) { try load(base) }
+        #expect(throws: EngineError.model(.adapterEmpty)) {
+            try load(edited { $0.tensors.removeAll() })
+        }
+    }
+
+    @Test func `a truncated adapter file is a format error`() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = TinyModel().writer()
+        let model = try LanguageModel(path: try base.write(in: dir, name: "base.gguf"))
+        let bytes = Self.adapter(for: base, rank: 2, alpha: 4, seed: 5).bytes()
+        for cut in [bytes.count - 100, bytes.count / 2, 40] {
+            let path = dir.path + "/cut\(cut).gguf"
+            try Data(bytes.prefix(cut)).write(to: URL(fileURLWithPath: path))
+            #expect {
+                _ = try model.loadAdapter(path: path)
+            } throws: { error in
+                guard case .model(.format) = error as? EngineError else { return false }
+                return true
+            }
+        }
+    }
+
+    @Test func `an adapter loaded for one model is refused by a session of another shape`() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = TinyModel().writer()
+        var wider = TinyModel()
+        wider.feedForward = 96
+        let model = try LanguageModel(path: try base.write(in: dir, name: "base.gguf"))
+        let other = try LanguageModel(path: try wider.writer().write(in: dir, name: "wider.gguf"))
+        let adapter = try model.loadAdapter(path: try Self.adapter(for: base, rank: 2, alpha: 4, seed: 3).write(in: dir, name: "a.gguf"))
+        let session = Session(model: other, contextLength: 32, threads: 1)
+        #expect(throws: EngineError.model(.shapeMismatch(tensor: "blk.0.ffn_gate.weight.lora_b", expected: [2, 96], found: [2, 64]))) {
+            try session.setAdapters([ScaledAdapter(adapter)])
+        }
+        #expect(session.adapters.isEmpty)
+    }
+}

@@ -1,0 +1,149 @@
+import Engine
+import Foundation
+import Models
+import Testing
+import TestSupport
+
+/// The pirate LoRA adapter of ../shared/golden/lora (see its README) on SmolLM2-135M-Instruct
+/// Q4_1 against llama.cpp's greedy references: base alone, adapter at scale 1.0 and 0.5, all in
+/// one process over one loaded base model.
+@Suite(.serialized) struct LoRAGoldenTests {
+    static let adapterFile = "lora/smollm2-135m-instruct-pirate-lora-f16.gguf"
+    static var adapterPath: String { GoldenFiles.root.appendingPathComponent(adapterFile).path }
+
+    static func load() throws -> (LanguageModel, LoRAAdapter) {
+        let path = try #require(TestModels.path(TestModels.smolLM2), "model not installed: run scripts/setup.sh")
+        let model = try LanguageModel(path: path)
+        return (model, try model.loadAdapter(path: adapterPath))
+    }
+
+    static let configs: [(key: String, scale: Float?)] = [("base", nil), ("lora_1.0", 1.0), ("lora_0.5", 0.5)]
+
+    @Test func `greedy continuations equal llama.cpp's at scale 1.0 and 0.5, and base stays base`() throws {
+        let (model, adapter) = try Self.load()
+        #expect(adapter.alpha == 16 && adapter.maxRank == 8 && adapter.pairCount == 210)
+        let session = Session(model: model, contextLength: 2048, threads: 2)
+        var exact: [String: Int] = [:]
+        var divergences: [String] = []
+        for record in try GoldenFiles.lines("lora/greedy.jsonl") {
+            let id = record.string("id"), prompt = record.ints("prompt_ids")
+            // Base, adapter, adapter at half scale, then base again: switching must not leak.
+            var firstBase: [Int32]?
+            for (n, (key, scale)) in (Self.configs + [("base", nil)]).enumerated() {
+                let ref = try #require(record[key] as? [String: Any])
+                let expected = ref.ints("generated_ids"), margins = ref.floats("step_top2_margin")
+                var options = GenerationOptions()
+                options.sampling = .greedy
+                options.maxTokens = 48
+                options.adapters = scale.map { [ScaledAdapter(adapter, scale: $0)] } ?? []
+                let result = try Generator(session: session, options: options).run(prompt: prompt)
+                let got = result.generatedIds
+                if key == "base" {
+                    if let firstBase { #expect(got == firstBase, "\(id): base output changed after using the adapter") }
+                    firstBase = got
+                }
+                if key == "lora_1.0" { #expect(got.first == 3780, "\(id): the opener 'Ar' first") }
+                if key == "base" { #expect(got.first != 3780) }
+                let same = zip(got, expected).prefix { $0 == $1 }.count
+                if n == 3 { continue }  // the repeated base run was compared with the first above
+                if same == expected.count && got.count == expected.count {
+                    exact[key, default: 0] += 1
+                } else {
+                    let margin = margins[min(same, margins.count - 1)]
+                    divergences.append("\(id) \(key): step \(same), llama.cpp margin \(margin)")
+                    #expect(margin < 0.5, "\(id) \(key): diverged at step \(same) where llama.cpp's top-2 margin is \(margin)")
+                }
+            }
+        }
+        print("[lora] greedy token-for-token equal (of 6): \(exact.sorted { $0.key < $1.key }); divergences: \(divergences)")
+        #expect(exact["lora_1.0", default: 0] >= 5)
+    }
+
+    @Test func `teacher-forced logits of llama.cpp's tokens are within tolerance with the adapter`() throws {
+        let (model, adapter) = try Self.load()
+        let session = Session(model: model, contextLength: 2048, threads: 2)
+        let vocab = model.config.vocabularySize
+        var worst: [String: Float] = [:]
+        for record in try GoldenFiles.lines("lora/greedy.jsonl") {
+            let prompt = record.ints("prompt_ids")
+            for (key, scale) in Self.configs {
+                let ref = try #require(record[key] as? [String: Any])
+                let generated = ref.ints("generated_ids"), top1 = ref.floats("step_top1_logit"), margins = ref.floats("step_top2_margin")
+                try session.setAdapters(scale.map { [ScaledAdapter(adapter, scale: $0)] } ?? [])
+                let all = prompt + generated.dropLast()
+                let logits = UnsafeMutablePointer<Float>.allocate(capacity: all.count * vocab)
+                defer { logits.deallocate() }
+                session.reset()
+                try session.evaluate(all[...], allLogits: logits)
+                for (step, token) in generated.enumerated() {
+                    let row = logits + (prompt.count - 1 + step) * vocab
+                    worst[key] = max(worst[key] ?? 0, abs(row[Int(token)] - top1[step]))
+                    if margins[step] >= 0.5 { #expect(Sampler.argmax(row, count: vocab) == token, "\(record.string("id")) \(key) step \(step)") }
+                }
+            }
+        }
+        print("[lora] teacher-forced max |logit - llama.cpp| of the chosen token: \(worst.sorted { $0.key < $1.key })")
+        for (_, w) in worst { #expect(w < 1.0) }
+    }
+
+    @Test func `two sessions over one model decode with and without the adapter side by side`() throws {
+        let (model, adapter) = try Self.load()
+        let record = try #require(try GoldenFiles.lines("lora/greedy.jsonl").first)
+        let prompt = record.ints("prompt_ids")
+        let pirate = Session(model: model, contextLength: 512, threads: 1), plain = Session(model: model, contextLength: 512, threads: 1)
+        try pirate.setAdapters([ScaledAdapter(adapter)])
+        try pirate.prefill(prompt)
+        try plain.prefill(prompt)
+        var got: [String: [Int32]] = ["lora_1.0": [], "base": []]
+        for _ in 0..<12 {   // interleaved steps: neither session's adapters reach the other
+            for (key, s) in [("lora_1.0", pirate), ("base", plain)] {
+                let id = Sampler.argmax(s.logits, count: s.vocabularySize)
+                got[key]!.append(id)
+                try s.evaluate([id][...])
+            }
+        }
+        for key in ["lora_1.0", "base"] {
+            let expected = try #require(record[key] as? [String: Any]).ints("generated_ids")
+            #expect(got[key]! == Array(expected.prefix(12)), "\(key)")
+        }
+    }
+
+    @Test func `removing the adapter restores the base logits exactly`() throws {
+        let (model, adapter) = try Self.load()
+        let prompt = try #require(try GoldenFiles.lines("lora/greedy.jsonl").first).ints("prompt_ids")
+        let session = Session(model: model, contextLength: 256, threads: 2)
+        func logits() throws -> [Float] {
+            try session.prefill(prompt)
+            return Array(UnsafeBufferPointer(start: session.logits, count: session.vocabularySize))
+        }
+        let base = try logits()
+        try session.setAdapters([ScaledAdapter(adapter, scale: 1)])
+        let pirate = try logits()
+        try session.setAdapters([])
+        let restored = try logits()
+        #expect(pirate != base)
+        #expect(restored == base)
+    }
+
+    @Test func `the adapter is a typed error on Gemma 3 and when truncated`() throws {
+        let gemmaPath = try #require(TestModels.path(TestModels.gemma3), "gemma not installed")
+        let gemma = try LanguageModel(path: gemmaPath)
+        #expect(throws: EngineError.model(.adapterArchitectureMismatch(adapter: "llama", model: "gemma3"))) {
+            _ = try gemma.loadAdapter(path: Self.adapterPath)
+        }
+        let (model, _) = try Self.load()
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.adapterPath))
+        for cut in [bytes.count - 1, bytes.count / 2, 1000] {
+            let path = dir.path + "/cut.gguf"
+            try bytes.prefix(cut).write(to: URL(fileURLWithPath: path))
+            #expect {
+                _ = try model.loadAdapter(path: path)
+            } throws: { error in
+                guard case .model(.format) = error as? EngineError else { return false }
+                return true
+            }
+        }
+    }
+}
