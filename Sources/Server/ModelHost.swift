@@ -38,6 +38,18 @@ package final class ModelHost: Sendable {
         return found
     }
 
+    /// The file behind a request's `lora` id: an existing file, or an installed store artifact of
+    /// kind lora (the same two forms the CLI's `--lora` takes). Blocks the connection thread briefly.
+    func adapterPath(_ id: String) throws(ServerError) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: id, isDirectory: &isDirectory), !isDirectory.boolValue { return id }
+        let store = runtime.store
+        let found = try? blockingAwait { try await store.resolve(id) }
+        guard let found = found ?? nil, found.entry.kind == .lora,
+              let path = found.firstPath(withSuffix: ".gguf") ?? found.filePaths.first else { throw .adapterNotFound(id) }
+        return path
+    }
+
     package func queue(for id: String) -> ModelQueue {
         queues.withLock { q in
             if let existing = q[id] { return existing }

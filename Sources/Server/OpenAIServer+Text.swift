@@ -1,5 +1,7 @@
 import Engine
+import Models
 import ModelStore
+import Runtime
 
 /// `POST /v1/chat/completions` and `POST /v1/completions`, whole or streamed as server-sent
 /// events (`data: {chunk}` lines, then `data: [DONE]`).
@@ -16,6 +18,8 @@ extension OpenAIServer {
         let endpoint = chat ? "/v1/chat/completions" : "/v1/completions"
         let installed = try host.resolve(request.model, kind: .llm, endpoint: endpoint)
         let loader = try host.languageModelLoader(installed)
+        var adapterPaths: [String] = []
+        for choice in request.adapters { adapterPaths.append(try host.adapterPath(choice.id)) }
         let id = Self.identifier(chat ? "chatcmpl" : "cmpl")
         let created = Self.now
         let stream = request.stream ? TextStream(id: id, created: created, request: request, chat: chat, responder: responder) : nil
@@ -24,7 +28,11 @@ extension OpenAIServer {
             outcome = try host.withModel(loader, responder: responder) { resident in
                 let slot = resident.checkOut(contextLength: loader.contextLength, threads: loader.threads)
                 defer { resident.checkIn(slot) }
-                return try TextRun(request: request, session: slot.session).run(
+                // Always set (empty without `lora`): the generator applies exactly these, so a
+                // pooled session that last ran with an adapter serves this request as the base.
+                var run = request
+                run.options.adapters = try Self.scaledAdapters(request, paths: adapterPaths, on: resident)
+                return try TextRun(request: run, session: slot.session).run(
                     isCancelled: { responder.isCancelled }, onStart: { stream?.open() }, onText: { stream?.delta($0) })
             } ?? nil
         } catch let error as ServerError {
@@ -49,8 +57,22 @@ extension OpenAIServer {
         }
         let body = JSONValue.make([("id", .string(id)), ("object", .string(chat ? "chat.completion" : "text_completion")),
                                    ("created", .int(created)), ("model", .string(request.model)),
-                                   ("choices", .array([choice])), ("usage", usage)])
+                                   ("choices", .array([choice])), ("usage", usage)]
+                                  + (request.adapters.isEmpty ? [] : [("lora", request.adaptersJSON)]))
         responder.send(json: body.serialized)
+    }
+
+    /// The requested adapters loaded through the resident model (cached with it, checked against it).
+    static func scaledAdapters(_ request: TextRequest, paths: [String], on resident: ResidentLanguageModel) throws(ServerError) -> [ScaledAdapter] {
+        var out: [ScaledAdapter] = []
+        for (choice, path) in zip(request.adapters, paths) {
+            let adapter: LoRAAdapter
+            do throws(EngineError) { adapter = try resident.adapter(path: path) } catch {
+                throw .adapterUnusable(adapter: choice.id, model: request.model, reason: error.description)
+            }
+            out.append(ScaledAdapter(adapter, scale: choice.scale))
+        }
+        return out
     }
 
     static func usage(_ m: GenerationMetrics) -> JSONValue {
@@ -129,6 +151,7 @@ final class TextStream {
                                              ("created", .int(created)), ("model", .string(request.model)),
                                              ("choices", .array(choice.map { [$0] } ?? []))]
         if let usage { fields.append(("usage", usage)) }
+        if !request.adapters.isEmpty { fields.append(("lora", request.adaptersJSON)) }
         responder.event(JSONValue.make(fields).serialized)
     }
 }

@@ -6,13 +6,13 @@ extension ServerError {
     package var status: Int {
         switch self {
         case .bind, .apiKeyRequired, .modelFailed: 500
-        case .connectionClosed, .malformedRequest, .invalidRequest, .wrongModelKind: 400
+        case .connectionClosed, .malformedRequest, .invalidRequest, .wrongModelKind, .adapterUnusable: 400
         case .timedOut: 408
         case .headersTooLarge: 431
         case .requestTooLarge: 413
         case .unsupportedTransferEncoding: 501
         case .unauthorized: 401
-        case .notFound, .modelNotFound: 404
+        case .notFound, .modelNotFound, .adapterNotFound: 404
         case .methodNotAllowed: 405
         case .unsupportedMediaType: 415
         case .queueFull: 429
@@ -33,6 +33,8 @@ extension ServerError {
         switch self {
         case .unauthorized: "invalid_api_key"
         case .modelNotFound: "model_not_found"
+        case .adapterNotFound: "adapter_not_found"
+        case .adapterUnusable: "adapter_mismatch"
         case .queueFull: "rate_limit_exceeded"
         case .requestTooLarge: "request_too_large"
         case .timedOut: "request_timeout"
@@ -44,6 +46,7 @@ extension ServerError {
         switch self {
         case .invalidRequest(_, let param): param
         case .modelNotFound, .wrongModelKind: "model"
+        case .adapterNotFound, .adapterUnusable: "lora"
         default: nil
         }
     }

@@ -27,6 +27,10 @@ package enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case modelNotFound(String)
     /// The model exists but cannot serve this endpoint (an embedding model asked to chat).
     case wrongModelKind(model: String, endpoint: String)
+    /// A `lora` id that is neither a file nor a LoRA adapter in the model store.
+    case adapterNotFound(String)
+    /// The adapter exists but cannot be applied to the model (`reason` is the typed load error).
+    case adapterUnusable(adapter: String, model: String, reason: String)
     case queueFull(model: String, waiting: Int)
     case modelFailed(model: String, reason: String)
     case shuttingDown
@@ -48,6 +52,8 @@ package enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedMediaType(let type): "unsupported Content-Type '\(type)'"
         case .modelNotFound(let model): "the model '\(model)' does not exist or is not served"
         case let .wrongModelKind(model, endpoint): "the model '\(model)' cannot serve \(endpoint)"
+        case .adapterNotFound(let id): "the LoRA adapter '\(id)' is neither a file nor an adapter in the model store"
+        case let .adapterUnusable(adapter, model, reason): "the LoRA adapter '\(adapter)' cannot be applied to '\(model)': \(reason)"
         case let .queueFull(model, waiting): "too many requests for '\(model)' (\(waiting) already waiting); retry later"
         case let .modelFailed(model, reason): "model '\(model)' failed: \(reason)"
         case .shuttingDown: "the server is shutting down"

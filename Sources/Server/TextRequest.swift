@@ -24,6 +24,8 @@ struct TextRequest {
     var options = GenerationOptions()
     var stream = false
     var includeUsage = false
+    /// `lora`: adapters for this request (see `TextRequest+LoRA.swift`).
+    var adapters: [AdapterChoice] = []
 
     /// Fields shared by both endpoints.
     init(body: JSONValue, prompt: (JSONValue) throws(ServerError) -> Prompt) throws(ServerError) {
@@ -33,6 +35,7 @@ struct TextRequest {
         self.prompt = try prompt(body)
         stream = try Self.optional(body, "stream", \.bool, "a boolean") ?? false
         includeUsage = body["stream_options"]?["include_usage"]?.bool ?? false
+        adapters = try Self.adapters(body["lora"])
         if let n = try Self.optional(body, "n", \.integer, "an integer"), n != 1 {
             throw .invalidRequest("only n = 1 is supported", param: "n")
         }
