@@ -89,7 +89,7 @@ import Testing
         #expect(mismatched.status == 400)
         let mismatchError = try #require(try Self.json(mismatched)["error"] as? [String: Any])
         #expect(mismatchError["code"] as? String == "adapter_mismatch")
-        #expect((mismatchError["message"] as? String)?.contains("adapter") == true, "\(mismatched.text)")
+        #expect((mismatchError["message"] as? String)?.contains("general.type is 'model'") == true, "\(mismatched.text)")
         #expect(badScale.status == 400 && badScale.text.contains("scale"))
         #expect(badShape.status == 400)
         await server.stop(grace: 5)
