@@ -40,9 +40,14 @@ package final class ModelHost: Sendable {
 
     /// The file behind a request's `lora` id: an existing file, or an installed store artifact of
     /// kind lora (the same two forms the CLI's `--lora` takes). Blocks the connection thread briefly.
+    /// Clients on this machine may name an adapter file; a server reachable from elsewhere
+    /// takes store ids only, so remote clients cannot probe (or load) arbitrary paths.
     func adapterPath(_ id: String) throws(ServerError) -> String {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: id, isDirectory: &isDirectory), !isDirectory.boolValue { return id }
+        if configuration.isLoopback, FileManager.default.fileExists(atPath: id, isDirectory: &isDirectory),
+           !isDirectory.boolValue {
+            return id
+        }
         let store = runtime.store
         let found = try? blockingAwait { try await store.resolve(id) }
         guard let found = found ?? nil, found.entry.kind == .lora,
