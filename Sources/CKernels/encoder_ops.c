@@ -38,30 +38,11 @@ static void gelu_erf_scalar(const float *x, float *out, int64_t n) {
 }
 
 #if defined(__x86_64__) || defined(_M_X64)
-#include <immintrin.h>
+#include "simd.h"
 // GELU is a sixth of an encoder layer's time with libm's erff, so the AVX2 path evaluates
 // erf(z) = 1 - (a1 t + ... + a5 t^5) exp(-z^2), t = 1 / (1 + p z) for z >= 0 (Abramowitz &
-// Stegun 7.1.26, |error| <= 1.5e-7), odd symmetry for z < 0, and exp by 2^n * poly(r) with
-// n = round(x / ln 2), r = x - n ln 2 (Cody-Waite split, degree-5 polynomial).
-__attribute__((target("avx2,fma")))
-static inline __m256 exp_avx2(__m256 x) {
-    x = _mm256_max_ps(x, _mm256_set1_ps(-87.0f));
-    __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
-    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-    __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-    p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
-    __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-    return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
-}
-
-__attribute__((target("avx2,fma")))
-static void gelu_erf_avx2(const float *x, float *out, int64_t n) {
+// Stegun 7.1.26, |error| <= 1.5e-7), odd symmetry for z < 0, and simd.h's vector exp.
+AVX2_FN static void gelu_erf_avx2(const float *x, float *out, int64_t n) {
     const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
     const __m256 r2 = _mm256_set1_ps(0.70710678118654752f), p = _mm256_set1_ps(0.3275911f);
     int64_t i = 0;
@@ -76,7 +57,7 @@ static void gelu_erf_avx2(const float *x, float *out, int64_t n) {
         q = _mm256_fmadd_ps(q, t, _mm256_set1_ps(-0.284496736f));
         q = _mm256_fmadd_ps(q, t, _mm256_set1_ps(0.254829592f));
         q = _mm256_mul_ps(q, t);
-        __m256 e = exp_avx2(_mm256_xor_ps(_mm256_mul_ps(az, az), sign));
+        __m256 e = exp_ps(_mm256_xor_ps(_mm256_mul_ps(az, az), sign));
         __m256 erf_abs = _mm256_fnmadd_ps(q, e, one);
         __m256 erf = _mm256_or_ps(erf_abs, _mm256_and_ps(sign, z));
         _mm256_storeu_ps(out + i, _mm256_mul_ps(_mm256_mul_ps(half, v), _mm256_add_ps(one, erf)));
