@@ -47,12 +47,7 @@ extension ChatCommand {
             let names = loop.registry.tools.map(\.name).joined(separator: ", ")
             print("Chatting with \(URL(fileURLWithPath: runtime.modelPath).lastPathComponent), tools: \(names). /reset clears, /exit or Ctrl-D quits.")
         }
-        while true {
-            if interactive { writeOut("> ") }
-            guard let line = readLine() else { break }
-            let input = line.trimmingCharacters(in: .whitespaces)
-            if input.isEmpty { continue }
-            if input == "/exit" || input == "/quit" { break }
+        while let input = nextTurn(interactive: interactive) {
             if input == "/reset" {
                 history = system.map { [$0] } ?? []
                 responder.session.reset()

@@ -30,12 +30,7 @@ enum ChatCommand {
         if let system = a.string("system") { messages.append(ChatMessage(role: .system, content: system)) }
         let interactive = isatty(STDIN_FILENO) != 0
         if interactive { print("Chatting with \(URL(fileURLWithPath: runtime.modelPath).lastPathComponent). /reset clears, /exit or Ctrl-D quits.") }
-        while true {
-            if interactive { writeOut("> ") }
-            guard let line = readLine() else { break }
-            let input = line.trimmingCharacters(in: .whitespaces)
-            if input.isEmpty { continue }
-            if input == "/exit" || input == "/quit" { break }
+        while let input = nextTurn(interactive: interactive) {
             if input == "/reset" {
                 messages.removeAll { $0.role != .system }
                 session.reset()
@@ -50,6 +45,18 @@ enum ChatCommand {
             }
             writeOut("\n")
             messages.append(ChatMessage(role: .assistant, content: result.text))
+        }
+    }
+
+    /// The user's next line, trimmed and non-empty (`/reset` included); nil at end of input or
+    /// on `/exit` / `/quit`.
+    static func nextTurn(interactive: Bool) -> String? {
+        while true {
+            if interactive { writeOut("> ") }
+            guard let line = readLine() else { return nil }
+            let input = line.trimmingCharacters(in: .whitespaces)
+            if input.isEmpty { continue }
+            return input == "/exit" || input == "/quit" ? nil : input
         }
     }
 
