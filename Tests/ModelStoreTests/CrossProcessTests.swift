@@ -54,18 +54,22 @@ struct CrossProcessTests {
         let store = try fixture.store()
         try await store.register(fixture.model(files: [("w.bin", body)]))
         let path = fixture.path(file: "w.bin")
-        fixture.server.inject([.stall(afterBytes: 90_000, seconds: 30)], for: path)
+        // The stall outlasts any wait below and ends when the killed child's socket closes: on a
+        // loaded machine neither the child's start nor this task's wake-ups are prompt, so the
+        // test waits for the state it needs (90,000 bytes on disk) instead of for a time.
+        fixture.server.inject([.stall(afterBytes: 90_000, seconds: 3_600)], for: path)
         let child = try spawnPull(fixture, id: "test-model")
-        let deadline = ContinuousClock.now + .seconds(20)
-        while fixture.server.bytesSent(for: path) < 90_000 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        let partial = fixture.root + "/.staging/org/repo/main/v/w.bin.partial"
+        let deadline = ContinuousClock.now + .seconds(600)  // only a broken pull gets here
+        while FileSystem.fileSize(partial) != 90_000 && child.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
         }
-        try await Task.sleep(for: .milliseconds(100))  // let the child write what it received
+        #expect(child.isRunning, "the child ended before it was killed")
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
         #expect(child.terminationReason == .uncaughtSignal)
         #expect(try await store.resolve("test-model") == nil)
-        #expect(FileSystem.fileSize(fixture.root + "/.staging/org/repo/main/v/w.bin.partial") == 90_000)
+        #expect(FileSystem.fileSize(partial) == 90_000)
         // The killed process's lock died with it; the next pull resumes at byte 90,000.
         let next = try spawnPull(fixture, id: "test-model")
         next.waitUntilExit()
