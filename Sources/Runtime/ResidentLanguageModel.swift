@@ -42,12 +42,21 @@ package final class ResidentLanguageModel: ResidentModel {
     package func adapter(path: String) throws(EngineError) -> LoRAAdapter {
         if let cached = adapters.withLock({ $0[path] }) { return cached }
         let loaded = try model.loadAdapter(path: path)
-        return adapters.withLock { $0[path, default: loaded] }
+        return adapters.withLock { cache in
+            if let raced = cache[path] { return raced }  // another request loaded it meanwhile
+            cache[path] = loaded
+            return loaded
+        }
     }
 
     /// Drops the adapter loaded from `path` (sessions applying it keep it alive until they change).
     package func unloadAdapter(path: String) {
         _ = adapters.withLock { $0.removeValue(forKey: path) }
+    }
+
+    /// The adapters loaded for this model, by file path.
+    package var loadedAdapters: [(path: String, adapter: LoRAAdapter)] {
+        adapters.withLock { $0.map { ($0.key, $0.value) } }.sorted { $0.path < $1.path }
     }
 
     /// Sessions allocated (in use plus idle) and how many of them are idle.

@@ -39,4 +39,24 @@ import TestSupport
         missing.adapters = [LoRA(path: "/nonexistent/adapter.gguf")]
         await #expect(throws: OnDeviceError.self) { _ = try await ai.generate("The sky is", options: missing) }
     }
+
+    @Test func `loaded adapters are reported with their size and can be unloaded`() async throws {
+        let ai = try OpsTests.instance()
+        #expect(try await ai.loadedAdapters().isEmpty)  // nothing resident yet: nothing loaded to answer
+        var pirate = OpsTests.greedy
+        pirate.adapters = [LoRA(path: LoRAGoldenTests.adapterPath, scale: 1)]
+        _ = try await ai.generate(Self.question, options: pirate)
+        let loaded = try await ai.loadedAdapters()
+        #expect(loaded.map(\.path) == [LoRAGoldenTests.adapterPath])
+        #expect(loaded.first?.rank == 8)
+        #expect((loaded.first?.bytes ?? 0) > 1_000_000)
+        try await ai.unloadAdapters()
+        #expect(try await ai.loadedAdapters().isEmpty)
+        // A later request loads it again.
+        let again = try await ai.generate(Self.question, options: pirate)
+        #expect(again.text.hasPrefix("Arr"))
+        #expect(try await ai.loadedAdapters().count == 1)
+        await #expect(throws: OnDeviceError.self) { _ = try await ai.adapter("no-such-adapter") }
+        #expect(try await ai.activeLeases() == 0)
+    }
 }
