@@ -89,6 +89,14 @@ package struct Generator {
 /// and the stream always ends with `.finished` unless an error is thrown.
 package func generateStream(session: Session, prompt: [Int32], options: GenerationOptions,
                              constraint: (any TokenConstraint)? = nil) -> AsyncThrowingStream<GenerationEvent, Error> {
+    generationStream(session: session, prompt: prompt, options: options, constraint: constraint) { _, _ in }
+}
+
+/// The producer behind every generation stream; `check` may reject a finished result (with
+/// the constraint it ran under) before `.finished` is sent.
+func generationStream(session: Session, prompt: [Int32], options: GenerationOptions, constraint: (any TokenConstraint)?,
+                      check: @escaping @Sendable (GenerationResult, (any TokenConstraint)?) throws -> Void)
+    -> AsyncThrowingStream<GenerationEvent, Error> {
     let (stream, continuation) = AsyncThrowingStream<GenerationEvent, Error>.makeStream()
     let box = SessionBox(session, constraint: constraint)
     let cancelled = CancellationFlag()
@@ -98,6 +106,7 @@ package func generateStream(session: Session, prompt: [Int32], options: Generati
             let result = try Generator(session: box.session, options: options).run(
                 prompt: prompt, constraint: box.constraint, isCancelled: { cancelled.isCancelled },
                 onToken: { id, text in continuation.yield(.token(id: id, text: text)) })
+            try check(result, box.constraint)
             continuation.yield(.finished(result))
             continuation.finish()
         } catch {

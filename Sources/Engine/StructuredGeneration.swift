@@ -36,26 +36,12 @@ package func generateStructuredStream(session: Session, prompt: [Int32], schema:
     throws(EngineError) -> AsyncThrowingStream<GenerationEvent, Error> {
     let (constraint, o) = try structuredSetup(session: session, prompt: prompt, schema: schema, options: options,
                                               grammarOptions: grammarOptions)
-    let (stream, continuation) = AsyncThrowingStream<GenerationEvent, Error>.makeStream()
-    let box = SessionBox(session, constraint: constraint)
-    let cancelled = CancellationFlag()
-    continuation.onTermination = { _ in cancelled.cancel() }
-    ComputeThread.start(name: "ondevice.structured") {
-        do {
-            let result = try Generator(session: box.session, options: o).run(
-                prompt: prompt, constraint: box.constraint, isCancelled: { cancelled.isCancelled },
-                onToken: { id, text in continuation.yield(.token(id: id, text: text)) })
-            let complete = (box.constraint as? GrammarConstraint)?.minimumBytesToFinish == 0
-            if result.metrics.finishReason != .cancelled && !complete {
-                throw EngineError.incompleteOutput(result.metrics.finishReason)
-            }
-            continuation.yield(.finished(result))
-            continuation.finish()
-        } catch {
-            continuation.finish(throwing: error)
+    return generationStream(session: session, prompt: prompt, options: o, constraint: constraint) { result, constraint in
+        let complete = (constraint as? GrammarConstraint)?.minimumBytesToFinish == 0
+        if result.metrics.finishReason != .cancelled && !complete {
+            throw EngineError.incompleteOutput(result.metrics.finishReason)
         }
     }
-    return stream
 }
 
 /// Decodes JSON text into `T` with Foundation's decoder; failures become `EngineError.decoding`.
