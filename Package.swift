@@ -20,6 +20,8 @@ let package = Package(
         .target(name: "Formats", dependencies: ["Tensor"]),
         .target(name: "Tokenizers", dependencies: ["Formats"]),
         .target(name: "Audio"),
+        // Still images: decoding, orientation, resampling (the photo features read from here).
+        .target(name: "Imaging"),
         .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "ModelStore", dependencies: ["CKernels"]),
         .target(name: "Runtime", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
