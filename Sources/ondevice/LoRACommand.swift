@@ -6,7 +6,7 @@ import ModelStore
 /// like a model (id, file, size, sha256, same install and verify rules) whose entry also names
 /// the base model it was checked against at import; `--lora ID` then finds it by id.
 enum LoRACommand {
-    static let subcommands = "list, import, rm"
+    static let subcommands = "list, pull, import, rm"
 
     static func run(_ args: ArraySlice<String>) async throws {
         guard let sub = args.first else { throw CLIError.missingArgument("lora subcommand (\(subcommands))") }
@@ -14,6 +14,7 @@ enum LoRACommand {
         switch sub {
         case "list", "ls": try await list(rest)
         case "import": try await importAdapter(rest)
+        case "pull": try await pull(rest)
         case "rm", "remove": try await remove(rest)
         default: throw CLIError.unknownCommand("lora \(sub)")
         }
@@ -45,9 +46,8 @@ enum LoRACommand {
         guard let path = a.positionals.first else { throw CLIError.missingArgument("PATH") }
         guard a.positionals.count == 1 else { throw CLIError.io("unexpected argument '\(a.positionals[1])'") }
         let id = try a.require("id"), base = try a.require("base")
-        let model = try LanguageModel(path: try await ModelLocator.path(for: base))
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        do { _ = try model.loadAdapter(path: absolute) } catch { throw CLIError.io("LoRA adapter '\(path)' does not fit '\(base)': \(error)") }
+        try await checkFit(adapter: absolute, named: path, base: base)
         let store = try ModelStore()
         var installed = try await store.importModel(id: id, from: absolute, kind: .lora)
         installed.entry.baseModel = base
@@ -58,6 +58,40 @@ enum LoRACommand {
         } else {
             print("imported LoRA \(id) for \(base) (\(byteText(installed.entry.knownBytes)), sha256 \(installed.entry.files.first?.sha256 ?? "?")) at \(installed.directory)")
         }
+    }
+
+    /// `pull SPEC --base M [--id ID] [--sha256 HEX] [--json]`: `models pull` of an adapter for M
+    /// (catalog id, `hf:` spec or URL; same resume, verify and atomic-install rules).
+    static func pull(_ args: ArraySlice<String>) async throws {
+        guard args.contains("--base") || args.contains(where: { $0.hasPrefix("--base=") }) else {
+            throw CLIError.missingArgument("--base (the model the adapter is for)")
+        }
+        try await ModelsCommand.pull(args + ["--kind", "lora"])
+    }
+
+    /// Opens `adapter` against model `base` (architecture, every adapted weight's name and shape).
+    static func checkFit(adapter path: String, named name: String, base: String) async throws {
+        let model = try LanguageModel(path: try await ModelLocator.path(for: base))
+        do { _ = try model.loadAdapter(path: path) } catch { throw CLIError.io("LoRA adapter '\(name)' does not fit '\(base)': \(error)") }
+    }
+
+    /// After a pull: records `base` on the adapter's entry once it fits, else deletes the adapter
+    /// (a verified file that cannot be applied is not kept) and says why.
+    static func recordBase(_ base: String, of installed: InstalledModel, in store: ModelStore) async throws -> InstalledModel {
+        guard let file = installed.entry.files.first, installed.entry.files.count == 1 else {
+            _ = try await store.delete(installed.id)
+            throw CLIError.io("a LoRA adapter is one GGUF file; '\(installed.id)' has \(installed.entry.files.count)")
+        }
+        do {
+            try await checkFit(adapter: installed.directory + "/" + file.name, named: installed.id, base: base)
+        } catch {
+            _ = try await store.delete(installed.id)
+            throw error
+        }
+        var recorded = installed
+        recorded.entry.baseModel = base
+        try await store.register(recorded.entry)
+        return recorded
     }
 
     /// `rm ID...`: deletes adapters' files (refuses ids that are not adapters).
