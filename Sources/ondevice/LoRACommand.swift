@@ -1,10 +1,11 @@
-import Engine
 import Foundation
 import ModelStore
+import Runtime
 
 /// `ondevice lora list|import|rm`: LoRA adapters in the model store. An adapter is an artifact
 /// like a model (id, file, size, sha256, same install and verify rules) whose entry also names
-/// the base model it was checked against at import; `--lora ID` then finds it by id.
+/// the base model it was checked against; `--lora ID` then finds it by id. The lifecycle itself
+/// is the runtime's `AdapterCatalog`, which the SDK uses too.
 enum LoRACommand {
     static let subcommands = "list, pull, import, rm"
 
@@ -24,9 +25,7 @@ enum LoRACommand {
     static func list(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["base"], flags: ["json"])
         try ModelsCommand.noPositionals(a)
-        let store = try ModelStore()
-        var adapters = await store.list().filter { $0.entry.kind == .lora }
-        if let base = a.string("base") { adapters = adapters.filter { $0.entry.baseModel == base } }
+        let adapters = await AdapterCatalog(store: try ModelStore()).adapters(for: a.string("base"))
         if a.has("json") {
             try printJSON(["adapters": adapters.map(json)])
             return
@@ -47,62 +46,32 @@ enum LoRACommand {
         guard a.positionals.count == 1 else { throw CLIError.io("unexpected argument '\(a.positionals[1])'") }
         let id = try a.require("id"), base = try a.require("base")
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        try await checkFit(adapter: absolute, named: path, base: base)
         let store = try ModelStore()
-        var installed = try await store.importModel(id: id, from: absolute, kind: .lora)
-        installed.entry.baseModel = base
-        try await store.register(installed.entry)
-        let status = try await store.get(id)
+        let installed = try await AdapterCatalog(store: store).importAdapter(at: absolute, id: id, base: base)
         if a.has("json") {
-            try printJSON(json(status))
+            try printJSON(json(try await store.get(id)))
         } else {
             print("imported LoRA \(id) for \(base) (\(byteText(installed.entry.knownBytes)), sha256 \(installed.entry.files.first?.sha256 ?? "?")) at \(installed.directory)")
         }
     }
 
-    /// `pull SPEC --base M [--id ID] [--sha256 HEX] [--json]`: `models pull` of an adapter for M
-    /// (catalog id, `hf:` spec or URL; same resume, verify and atomic-install rules).
+    /// `pull SPEC --base M [--id ID] [--sha256 HEX] [--json]`: `models pull --base M`, an adapter
+    /// for M through the store (resumed, verified, installed atomically, then checked against M).
     static func pull(_ args: ArraySlice<String>) async throws {
         guard args.contains("--base") || args.contains(where: { $0.hasPrefix("--base=") }) else {
             throw CLIError.missingArgument("--base (the model the adapter is for)")
         }
-        try await ModelsCommand.pull(args + ["--kind", "lora"])
-    }
-
-    /// Opens `adapter` against model `base` (architecture, every adapted weight's name and shape).
-    static func checkFit(adapter path: String, named name: String, base: String) async throws {
-        let model = try LanguageModel(path: try await ModelLocator.path(for: base))
-        do { _ = try model.loadAdapter(path: path) } catch { throw CLIError.io("LoRA adapter '\(name)' does not fit '\(base)': \(error)") }
-    }
-
-    /// After a pull: records `base` on the adapter's entry once it fits, else deletes the adapter
-    /// (a verified file that cannot be applied is not kept) and says why.
-    static func recordBase(_ base: String, of installed: InstalledModel, in store: ModelStore) async throws -> InstalledModel {
-        guard let file = installed.entry.files.first, installed.entry.files.count == 1 else {
-            _ = try await store.delete(installed.id)
-            throw CLIError.io("a LoRA adapter is one GGUF file; '\(installed.id)' has \(installed.entry.files.count)")
-        }
-        do {
-            try await checkFit(adapter: installed.directory + "/" + file.name, named: installed.id, base: base)
-        } catch {
-            _ = try await store.delete(installed.id)
-            throw error
-        }
-        var recorded = installed
-        recorded.entry.baseModel = base
-        try await store.register(recorded.entry)
-        return recorded
+        try await ModelsCommand.pull(args)
     }
 
     /// `rm ID...`: deletes adapters' files (refuses ids that are not adapters).
     static func remove(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: [], flags: ["json"])
         guard !a.positionals.isEmpty else { throw CLIError.missingArgument("ID") }
-        let store = try ModelStore()
+        let adapters = AdapterCatalog(store: try ModelStore())
         var removed: [String] = []
         for id in a.positionals {
-            guard try await store.get(id).entry.kind == .lora else { throw CLIError.io("'\(id)' is not a LoRA adapter (see 'ondevice models rm')") }
-            guard try await store.delete(id) else { throw StoreError.notInstalled(id: id) }
+            guard try await adapters.remove(id) else { throw StoreError.notInstalled(id: id) }
             removed.append(id)
             if !a.has("json") { print("removed \(id)") }
         }

@@ -23,20 +23,18 @@ extension ModelsCommand {
         }
         let spec = try PullSpec.parse(text, sha256: a.string("sha256"), id: a.string("id"))
         let base = a.string("base")
-        var kind = try parseKind(a.string("kind"))
-        if base != nil {
-            guard kind == nil || kind == .lora else { throw CLIError.io("--base names the model a LoRA adapter is for; it needs --kind lora") }
-            kind = .lora
-        }
+        let kind = try parseKind(a.string("kind"))
+        if base != nil, kind != nil, kind != .lora { throw CLIError.io("--base names the model a LoRA adapter is for; it needs --kind lora") }
         let store = try ModelStore()
-        let id = try await register(spec, kind: kind, in: store)
+        let adapters = AdapterCatalog(store: store)
+        let id = if let base { try await adapters.register(spec, base: base) } else { try await register(spec, kind: kind, in: store) }
         let json = a.has("json")
         let bar = ProgressBar(label: id)
-        var model = try await store.pull(id) { progress in
+        let progress: @Sendable (PullProgress) -> Void = { progress in
             if json { printJSONLine(progress.json) } else { bar.update(progress) }
         }
+        let model = if base != nil { try await adapters.pull(id, progress: progress) } else { try await store.pull(id, progress: progress) }
         bar.finish()
-        if let base { model = try await LoRACommand.recordBase(base, of: model, in: store) }
         if json {
             var object = model.json
             object["event"] = "installed"
