@@ -21,7 +21,12 @@ let package = Package(
         .target(name: "Tokenizers", dependencies: ["Formats"]),
         .target(name: "Audio"),
         // Still images: decoding, orientation, resampling (the photo features read from here).
-        .target(name: "Imaging"),
+        .target(name: "Imaging", dependencies: ["CImageCodecs"]),
+        // libjpeg-turbo and libpng from Debian, and the C shim that keeps their longjmp error
+        // handling out of Swift frames.
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"]),
         .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "ModelStore", dependencies: ["CKernels"]),
         .target(name: "Runtime", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
@@ -42,6 +47,7 @@ let package = Package(
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Engine", "ModelStore", "Models", "Tokenizers", "TestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Audio", "Formats", "Tokenizers", "Models", "Engine", "Kernels", "CKernels", "Tensor", "TestSupport"]),
         .testTarget(name: "RetrievalTests", dependencies: ["Retrieval", "Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ModelStore", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Runtime"],
                     exclude: ["client_check.py"]),
         .testTarget(name: "IntegrationTests", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"]),
