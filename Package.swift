@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"]),
+        // Photo similarity (perceptual or neural backend, chosen by the runtime's configuration),
+        // descriptor cache, burst grouping and sharpness ranking.
+        .target(name: "Photos", dependencies: ["Imaging", "Runtime", "ModelStore"]),
         .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "ModelStore", dependencies: ["CKernels"]),
         .target(name: "Runtime", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Audio", "Formats", "Tokenizers", "Models", "Engine", "Kernels", "CKernels", "Tensor", "TestSupport"]),
         .testTarget(name: "RetrievalTests", dependencies: ["Retrieval", "Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ModelStore", "TestSupport"]),
+        .testTarget(name: "PhotosTests", dependencies: ["Photos", "Imaging", "Runtime", "ModelStore", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Runtime"],
                     exclude: ["client_check.py"]),
         .testTarget(name: "IntegrationTests", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"]),
