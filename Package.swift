@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "Runtime", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
         .target(name: "Retrieval", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
         .target(name: "OnDevice", dependencies: ["Runtime", "Retrieval", "Audio", "Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
-        .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "ModelStore", "Tokenizers", "Formats", "Server"]),
+        .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
         .target(name: "Server", dependencies: ["Runtime", "Retrieval", "Engine", "Models", "ModelStore", "Tokenizers", "Audio"]),
         .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "Engine", "ModelStore", "TestSupport"]),
