@@ -21,13 +21,21 @@ let package = Package(
         .target(name: "Tokenizers", dependencies: ["Formats"]),
         .target(name: "Audio"),
         // Still images: decoding, orientation, resampling (the photo features read from here).
-        .target(name: "Imaging"),
+        .target(name: "Imaging", dependencies: ["CImageCodecs"]),
+        // libjpeg-turbo and libpng from Debian, and the C shim that keeps their longjmp error
+        // handling out of Swift frames.
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"]),
+        // Photo similarity (perceptual or neural backend, chosen by the runtime's configuration),
+        // descriptor cache, burst grouping and sharpness ranking.
+        .target(name: "Photos", dependencies: ["Imaging", "Runtime", "ModelStore"]),
         .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "ModelStore", dependencies: ["CKernels"]),
         .target(name: "Runtime", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
         .target(name: "Retrieval", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
         .target(name: "OnDevice", dependencies: ["Runtime", "Retrieval", "Audio", "Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
-        .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "ModelStore", "Tokenizers", "Formats", "Server"]),
+        .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
         .target(name: "Server", dependencies: ["Runtime", "Retrieval", "Engine", "Models", "ModelStore", "Tokenizers", "Audio"]),
         .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "Engine", "ModelStore", "TestSupport"]),
@@ -42,6 +50,8 @@ let package = Package(
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Engine", "ModelStore", "Models", "Tokenizers", "TestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Audio", "Formats", "Tokenizers", "Models", "Engine", "Kernels", "CKernels", "Tensor", "TestSupport"]),
         .testTarget(name: "RetrievalTests", dependencies: ["Retrieval", "Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ModelStore", "TestSupport"]),
+        .testTarget(name: "PhotosTests", dependencies: ["Photos", "Imaging", "Runtime", "ModelStore", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Runtime"],
                     exclude: ["client_check.py"]),
         .testTarget(name: "IntegrationTests", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"]),

@@ -58,6 +58,11 @@ package enum FormatError: Error, Sendable, Equatable {
     /// A pickle that is well-formed opcode by opcode but not a state dict (stack underflow,
     /// wrong argument types, a tensor outside its storage...).
     case pickleMalformed(detail: String, offset: Int)
+    /// A protobuf field arrived with another wire type than its schema gives it (`expected` nil: no
+    /// wire type has that number).
+    case wrongWireType(field: String, expected: UInt8?, found: UInt8, offset: Int)
+    /// A protobuf varint longer than 10 bytes, or a field key with field number 0.
+    case malformedVarint(field: String, offset: Int)
 }
 
 extension FormatError: CustomStringConvertible {
@@ -96,6 +101,9 @@ extension FormatError: CustomStringConvertible {
         case let .pickleGlobalRefused(module, name, offset):
             "pickle global '\(module).\(name)' at offset \(offset) is refused (only tensors and plain containers are read)"
         case let .pickleMalformed(detail, offset): "malformed pickle at offset \(offset): \(detail)"
+        case let .wrongWireType(field, expected, found, offset):
+            "\(field): wire type \(found) at offset \(offset)" + (expected.map { ", expected \($0)" } ?? " is not a protobuf wire type")
+        case let .malformedVarint(field, offset): "\(field): malformed varint at offset \(offset)"
         }
     }
 }

@@ -5,4 +5,13 @@ package enum ConfigurationSlice: String, Sendable, Equatable, Codable, CaseItera
     case textGeneration
     /// The residency cache: budget policy and default keep-alive.
     case residency
+    /// The photo-similarity backend: perceptual or neural (`RuntimeSettings.photoBackend`).
+    case photoSimilarity
+}
+
+/// A stable feature that lives outside this module and swaps its backend when its slice of the
+/// configuration changes (the runtime calls it from `apply`, and once on `attach`).
+package protocol ConfigurationSliceConsumer: AnyObject, Sendable {
+    var slice: ConfigurationSlice { get }
+    func configure(_ identity: RuntimeIdentity, revision: UInt64) async
 }

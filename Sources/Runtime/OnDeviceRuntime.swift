@@ -18,6 +18,8 @@ package actor OnDeviceRuntime: ConfigurationApplying {
     private var lastRevision: UInt64
     private var lastIdentity: RuntimeIdentity
     private var pressureTask: Task<Void, Never>?
+    /// Features of higher layers (photo similarity) that swap backends on their slice.
+    private var sliceConsumers: [any ConfigurationSliceConsumer] = []
 
     private init(events: EventBus<RuntimeEvent>, store: ModelStore, downloads: Downloads, residency: Residency,
                  capabilities: Capabilities, settings: SettingsModel, textGeneration: TextGenerationFeature,
@@ -97,8 +99,18 @@ package actor OnDeviceRuntime: ConfigurationApplying {
                 await residency.unload(incoming.textGeneration.modelId)
             }
         }
+        for consumer in sliceConsumers where swapped.contains(consumer.slice) {
+            await consumer.configure(incoming, revision: configuration.revision)
+        }
         events.publish(.configurationApplied(revision: configuration.revision, swapped: swapped))
         return .applied(revision: configuration.revision, swapped: swapped)
+    }
+
+    /// Attaches a stable feature of a higher layer: it gets the accepted identity now, and every
+    /// later identity whose `slice` changed.
+    package func attach(_ consumer: any ConfigurationSliceConsumer) async {
+        sliceConsumers.append(consumer)
+        await consumer.configure(lastIdentity, revision: lastRevision)
     }
 
     /// The last accepted revision and identity.

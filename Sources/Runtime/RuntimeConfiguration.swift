@@ -28,12 +28,14 @@ package struct ResidencyBackend: Sendable, Equatable {
 package struct RuntimeIdentity: Sendable, Equatable {
     package var textGeneration: TextGenerationBackend
     package var residency: ResidencyBackend
+    package var photoSimilarity: PhotoBackendPreference = .automatic
 
     /// The slices that differ from `other` (all of them when there is no other).
     package func changedSlices(from other: RuntimeIdentity?) -> [ConfigurationSlice] {
         var changed: [ConfigurationSlice] = []
         if other?.textGeneration != textGeneration { changed.append(.textGeneration) }
         if other?.residency != residency { changed.append(.residency) }
+        if other?.photoSimilarity != photoSimilarity { changed.append(.photoSimilarity) }
         return changed
     }
 }
@@ -58,7 +60,8 @@ package struct RuntimeConfiguration: Sendable, Equatable {
                                                   options: LoadOptions(contextLength: settings.contextLength, threads: threads)),
             residency: ResidencyBackend(policy: MemoryBudgetPolicy(fraction: settings.memoryFraction,
                                                                    overrideBytes: settings.memoryBudgetBytes),
-                                        keepAlive: KeepAlive(seconds: settings.keepAliveSeconds)))
+                                        keepAlive: KeepAlive(seconds: settings.keepAliveSeconds)),
+            photoSimilarity: settings.photoBackend)
     }
 }
 

@@ -15,6 +15,9 @@ package struct RuntimeSettings: Sendable, Equatable, Codable {
     package var memoryFraction: Double = MemoryBudgetPolicy.defaultFraction
     /// A fixed resident-bytes budget instead of the fraction.
     package var memoryBudgetBytes: Int?
+    /// Which backend describes photos for similarity: `auto` (the neural model when it is
+    /// installed and this build runs it, else perceptual), `perceptual` or `neural`.
+    package var photoBackend: PhotoBackendPreference = .automatic
 
     package init() {}
 
@@ -27,6 +30,7 @@ package struct RuntimeSettings: Sendable, Equatable, Codable {
         keepAliveSeconds = try c.decodeIfPresent(Double.self, forKey: .keepAliveSeconds) ?? defaults.keepAliveSeconds
         memoryFraction = try c.decodeIfPresent(Double.self, forKey: .memoryFraction) ?? defaults.memoryFraction
         memoryBudgetBytes = try c.decodeIfPresent(Int.self, forKey: .memoryBudgetBytes)
+        photoBackend = try c.decodeIfPresent(PhotoBackendPreference.self, forKey: .photoBackend) ?? defaults.photoBackend
     }
 
     /// Checks ranges, so a bad value is reported where it was written instead of misbehaving later.
@@ -40,4 +44,14 @@ package struct RuntimeSettings: Sendable, Equatable, Codable {
         do { try SafeName.checkModelId(textModel) } catch { throw bad("textModel: \(error)") }
         return self
     }
+}
+
+/// The photo-similarity backend the user asked for (`settings.json` key `photoBackend`).
+package enum PhotoBackendPreference: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
+    /// Neural when available, else perceptual.
+    case automatic = "auto"
+    /// The built-in perceptual descriptor (DCT hash + colour histogram), always available.
+    case perceptual
+    /// The image-feature model; when it cannot run, the feature says so and falls back.
+    case neural
 }

@@ -8,3 +8,4 @@
 #include "od_gemm.h"
 #include "od_gemm_rows.h"
 #include "od_conv.h"
+#include "od_conv1d.h"

@@ -1,0 +1,110 @@
+import Foundation
+import Imaging
+import ModelStore
+import Photos
+import Runtime
+
+/// `ondevice photos index|similar|cull`: photo similarity and burst culling over a folder.
+enum PhotosCommand {
+    static let valued: Set<String> = ["in", "k", "threads", "backend", "gap", "cache"]
+
+    static func run(_ args: ArraySlice<String>) async throws {
+        guard let sub = args.first else { throw CLIError.missingArgument("photos subcommand (index, similar, cull)") }
+        let a = try Arguments(args.dropFirst(), options: valued, flags: ["json", "csv"])
+        let feature = try await makeFeature(a)
+        let threads = try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount
+        switch sub {
+        case "index":
+            guard let dir = a.positionals.first else { throw CLIError.missingArgument("DIR") }
+            let paths = try PhotoFolder.imagePaths(in: dir)
+            let results = scan(paths, service: feature.service, threads: threads)
+            try feature.service.saveCache()
+            let failed = results.filter { if case .failure = $0 { true } else { false } }.count
+            if a.has("json") {
+                try printJSON(["photos": paths.count - failed, "failed": failed, "backend": feature.capability.description])
+            } else {
+                print("indexed \(paths.count - failed) photo\(paths.count - failed == 1 ? "" : "s")"
+                      + (failed > 0 ? ", \(failed) failed" : "") + "; backend: \(feature.capability)")
+            }
+        case "similar":
+            guard let image = a.positionals.first else { throw CLIError.missingArgument("IMG") }
+            let dir = try a.require("in")
+            let k = try a.int("k") ?? 10
+            let paths = try PhotoFolder.imagePaths(in: dir)
+            let results = scan(paths, service: feature.service, threads: threads)
+            try feature.service.saveCache()
+            let query = try feature.service.facts(for: absolute(image))
+            let candidates = zip(paths, results).compactMap { path, r in (try? r.get()).map { (path: path, descriptor: $0.descriptor) } }
+            let nearest = try PhotoSearch.nearest(to: query.descriptor, queryPath: absolute(image), among: candidates, k: k)
+            if a.has("json") {
+                try printJSON(["backend": feature.capability.description,
+                               "results": nearest.map { ["path": $0.path, "similarity": Double($0.similarity)] }])
+            } else {
+                for n in nearest { print(String(format: "%.4f\t%@", n.similarity, n.path)) }
+            }
+        case "cull":
+            guard let dir = a.positionals.first else { throw CLIError.missingArgument("DIR") }
+            guard !(a.has("json") && a.has("csv")) else { throw CLIError.conflicting("--json", "--csv") }
+            let paths = try PhotoFolder.imagePaths(in: dir)
+            let bar = ProgressBar(label: "decoding")
+            var culler = PhotoCuller(service: feature.service)
+            culler.maxGapSeconds = try a.float("gap").map(Double.init) ?? culler.maxGapSeconds
+            let report = try culler.cull(paths, threads: threads) { done, total in bar.updateCount(done: done, total: total) }
+            bar.finishCount()
+            try feature.service.saveCache()
+            reportFailures(report.failures)
+            if a.has("json") { try printJSON(PhotosOutput.json(report)) } else if a.has("csv") { print(PhotosOutput.csv(report), terminator: "") } else { print(PhotosOutput.text(report), terminator: "") }
+        default:
+            throw CLIError.unknownCommand("photos \(sub)")
+        }
+    }
+
+    /// The feature with the backend `--backend` (or `auto`) resolves to.
+    static func makeFeature(_ a: Arguments) async throws -> PhotoSimilarityFeature {
+        let raw = a.string("backend") ?? PhotoBackendPreference.automatic.rawValue
+        guard let preference = PhotoBackendPreference(rawValue: raw) else {
+            throw CLIError.invalidValue(option: "--backend", value: raw, expected: "auto, perceptual or neural")
+        }
+        let store = try ModelStore(configuration: .fromEnvironment())
+        let feature = PhotoSimilarityFeature(cacheDirectory: a.string("cache") ?? PhotoSimilarityFeature.defaultCacheDirectory(),
+                                             neural: EfficientNetBackendLoader(store: store))
+        await feature.select(preference, revision: 1)
+        if preference == .neural, case .perceptual(_, let reason) = feature.capability {
+            throw CLIError.io("neural backend unavailable: \(reason)")
+        }
+        return feature
+    }
+
+    /// Describes `paths` in parallel with a progress bar; failures go to stderr, one line each.
+    static func scan(_ paths: [String], service: PhotoSimilarityService, threads: Int) -> [Result<PhotoFacts, PhotosError>] {
+        let bar = ProgressBar(label: "decoding")
+        let results = service.facts(for: paths, threads: threads) { done, total in bar.updateCount(done: done, total: total) }
+        bar.finishCount()
+        reportFailures(results.compactMap { if case .failure(let e) = $0 { e } else { nil } })
+        return results
+    }
+
+    static func reportFailures(_ failures: [PhotosError]) {
+        for f in failures { FileHandle.standardError.write(Data("ondevice: skipped \(f)\n".utf8)) }
+    }
+
+    static func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+}
+
+extension ProgressBar {
+    /// Draws `done/total` items (photos decoded) on the bar's line.
+    func updateCount(done: Int, total: Int) {
+        guard enabled, total > 0 else { return }
+        let width = 30
+        let filled = Int(Double(done) / Double(total) * Double(width))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let line = "\r\(label ?? "") \(bar) \(done)/\(total)\u{1B}[K"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// Ends the count line.
+    func finishCount() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}
