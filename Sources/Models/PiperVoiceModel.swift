@@ -87,7 +87,12 @@ package final class PiperVoiceModel: Sendable {
         let (hidden, statistics) = encoder(phonemeIDs, threads: threads)
         let durationNoise = FeatureMap(channels: 2, length: n, data: noise.normals(2 * n, scale: scales.noiseW))
         let logw = durations.logDurations(hidden, noise: durationNoise, threads: threads)
-        let frames = logw.map { Int((exp($0) * scales.lengthScale).rounded(.up)) }
+        let widths = logw.map { exp($0) * scales.lengthScale }
+        // A frame is 256 samples (~12 ms); more than 10^5 for one id can only come from absurd scales.
+        if let position = widths.firstIndex(where: { !$0.isFinite || $0 > 100_000 }) {
+            throw .invalidHyperparameter(key: "duration of phoneme id at \(position)", value: "\(widths[position]) frames")
+        }
+        let frames = widths.map { Int($0.rounded(.up)) }
         let total = max(1, frames.reduce(0, +))
         // Length regulation: each id's prior statistics repeated for its frames.
         let channels = statistics.channels / 2

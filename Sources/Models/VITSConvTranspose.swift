@@ -44,23 +44,20 @@ struct ConvTransposeLayer: Sendable {
 
     var byteCount: Int { 4 * (phases.reduce(0) { $0 + $1.weights.count } + bias.count) }
 
-    func callAsFunction(_ x: FeatureMap, threads: Int) -> FeatureMap {
+    /// The upsampled leakyReLU(x, inputSlope).
+    func callAsFunction(_ x: FeatureMap, inputSlope: Float = 1, threads: Int) -> FeatureMap {
         precondition(x.channels == inChannels, "transposed conv channels")
-        let left = max(0, -(phases.map(\.offset).min() ?? 0))
-        let right = max(0, (phases.map(\.offset).max() ?? 0) + taps - 1)
-        let input = x.padded(left: left, right: right)
-        let inStride = x.length + left + right
         let n = x.length
         var phaseOut = [Float](repeating: 0, count: outChannels * n)  // (out, n) of one phase
         var out = FeatureMap(channels: outChannels, length: n * stride)
         let shape = Conv1D.Shape(outChannels: outChannels, inChannels: inChannels, kernel: taps, dilation: 1)
         for (r, phase) in phases.enumerated() {
-            input.withUnsafeBufferPointer { xp in
+            x.data.withUnsafeBufferPointer { xp in
                 phase.weights.withUnsafeBufferPointer { wp in
                     bias.withUnsafeBufferPointer { bp in
                         phaseOut.withUnsafeMutableBufferPointer { op in
-                            Conv1D.apply(shape, weights: wp.baseAddress!, bias: bp.baseAddress!, input: xp.baseAddress! + left + phase.offset,
-                                         inputStride: inStride, output: op.baseAddress!, outputStride: n, steps: n, threads: threads)
+                            Conv1D.apply(shape, weights: wp.baseAddress!, bias: bp.baseAddress!, input: xp.baseAddress!, inputStride: n,
+                                         inputLength: n, padLeft: -phase.offset, inputSlope: inputSlope, output: op.baseAddress!, outputStride: n, steps: n, threads: threads)
                         }
                     }
                 }

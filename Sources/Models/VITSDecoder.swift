@@ -44,15 +44,14 @@ struct VITSDecoder: Sendable {
     func callAsFunction(_ z: FeatureMap, threads: Int) -> [Float] {
         var x = pre(z, threads: threads)
         for stage in stages {
-            x.leakyReLU(0.1)
-            x = stage.upsample(x, threads: threads)
+            x = stage.upsample(x, inputSlope: 0.1, threads: threads)
             var sum = FeatureMap(channels: x.channels, length: x.length)
             for block in stage.blocks {
                 var y = x
                 for conv in block {
-                    // y += conv(lrelu(y)), accumulated in place by the kernel.
-                    let input = y.leakyReLUed(0.1)
-                    conv.run(input, into: &y, accumulate: true, threads: threads)
+                    // y += conv(lrelu(y)); the kernel reads a snapshot, as it must not write its input.
+                    let input = y
+                    conv.run(input, into: &y, accumulate: true, inputSlope: 0.1, threads: threads)
                 }
                 sum.add(y)
             }
@@ -60,8 +59,7 @@ struct VITSDecoder: Sendable {
             for i in sum.data.indices { sum.data[i] *= scale }
             x = sum
         }
-        x.leakyReLU(0.01)
-        let out = post(x, threads: threads)
+        let out = post(x, inputSlope: 0.01, threads: threads)
         return out.data.map { tanh($0) }
     }
 }

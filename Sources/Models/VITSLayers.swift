@@ -18,33 +18,9 @@ struct FeatureMap {
         FeatureMap(channels: range.count, length: length, data: Array(data[range.lowerBound * length..<range.upperBound * length]))
     }
 
-    /// A copy with `left`/`right` zero steps around each channel, for "same" convolutions.
-    func padded(left: Int, right: Int) -> [Float] {
-        let stride = length + left + right
-        var out = [Float](repeating: 0, count: channels * stride)
-        data.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for c in 0..<channels {
-                    (dst.baseAddress! + c * stride + left).update(from: src.baseAddress! + c * length, count: length)
-                }
-            }
-        }
-        return out
-    }
-
     mutating func add(_ other: FeatureMap) {
         precondition(other.data.count == data.count, "feature map add")
         for i in data.indices { data[i] += other.data[i] }
-    }
-
-    mutating func leakyReLU(_ slope: Float) {
-        for i in data.indices where data[i] < 0 { data[i] *= slope }
-    }
-
-    func leakyReLUed(_ slope: Float) -> FeatureMap {
-        var copy = self
-        copy.leakyReLU(slope)
-        return copy
     }
 
     /// LayerNorm over the channels at each step (VITS `modules.LayerNorm`, eps 1e-5).
@@ -89,30 +65,24 @@ struct ConvLayer: Sendable {
     var byteCount: Int { 4 * (weights.count + (bias?.count ?? 0)) }
 
     /// The output has as many steps as the input (2·padding = (kernel − 1)·dilation in every VITS conv).
-    func callAsFunction(_ x: FeatureMap, threads: Int) -> FeatureMap {
+    func callAsFunction(_ x: FeatureMap, inputSlope: Float = 1, threads: Int) -> FeatureMap {
         var out = FeatureMap(channels: shape.outChannels, length: x.length)
-        run(x, into: &out, accumulate: false, threads: threads)
+        run(x, into: &out, accumulate: false, inputSlope: inputSlope, threads: threads)
         return out
     }
 
-    /// out (+)= conv(x); `out` must have the output's shape.
-    func run(_ x: FeatureMap, into out: inout FeatureMap, accumulate: Bool, threads: Int) {
+    /// out (+)= conv(leakyReLU(x, inputSlope)); `out` must have the output's shape.
+    func run(_ x: FeatureMap, into out: inout FeatureMap, accumulate: Bool, inputSlope: Float = 1, threads: Int) {
         precondition(x.channels == shape.inChannels && out.channels == shape.outChannels && out.length == x.length, "conv shape")
-        let span = (shape.kernel - 1) * shape.dilation
-        let input = x.padded(left: padding, right: span - padding)
-        let stride = x.length + span
-        input.withUnsafeBufferPointer { xp in
+        x.data.withUnsafeBufferPointer { xp in
             weights.withUnsafeBufferPointer { wp in
                 out.data.withUnsafeMutableBufferPointer { op in
-                    if let bias {
-                        bias.withUnsafeBufferPointer { bp in
-                            Conv1D.apply(shape, weights: wp.baseAddress!, bias: bp.baseAddress!, input: xp.baseAddress!, inputStride: stride,
-                                         output: op.baseAddress!, outputStride: x.length, steps: x.length, accumulate: accumulate, threads: threads)
-                        }
-                    } else {
-                        Conv1D.apply(shape, weights: wp.baseAddress!, bias: nil, input: xp.baseAddress!, inputStride: stride,
-                                     output: op.baseAddress!, outputStride: x.length, steps: x.length, accumulate: accumulate, threads: threads)
+                    func convolve(_ bp: UnsafePointer<Float>?) {
+                        Conv1D.apply(shape, weights: wp.baseAddress!, bias: bp, input: xp.baseAddress!, inputStride: x.length,
+                                     inputLength: x.length, padLeft: padding, inputSlope: inputSlope, output: op.baseAddress!, outputStride: x.length,
+                                     steps: x.length, accumulate: accumulate, threads: threads)
                     }
+                    if let bias { bias.withUnsafeBufferPointer { convolve($0.baseAddress) } } else { convolve(nil) }
                 }
             }
         }

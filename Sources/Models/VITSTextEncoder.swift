@@ -85,42 +85,64 @@ struct VITSTextEncoder: Sendable {
 
     /// Multi-head self-attention with relative positions (no mask: one unpadded utterance).
     private func attention(_ layer: Layer, _ x: FeatureMap, threads: Int) -> FeatureMap {
-        let n = x.length, d = hidden / heads
+        let n = x.length, d = hidden / heads, w = window
         let q = layer.query(x, threads: threads), k = layer.key(x, threads: threads), v = layer.value(x, threads: threads)
         var context = FeatureMap(channels: hidden, length: n)
         let scale = 1 / Float(d).squareRoot()
-        var scores = [Float](repeating: 0, count: n)
+        // Per head, positions-major copies so every dot product runs over contiguous memory.
+        var qt = [Float](repeating: 0, count: n * d), kt = qt, vt = qt  // (n, d)
+        var scores = [Float](repeating: 0, count: n), out = [Float](repeating: 0, count: d)
         for h in 0..<heads {
-            let base = h * d * n  // channel h·d + e at (h·d + e)·n + t
-            for i in 0..<n {
-                var maxScore = -Float.infinity
-                for j in 0..<n {
-                    var s: Float = 0
-                    for e in 0..<d { s += q.data[base + e * n + i] * k.data[base + e * n + j] }
-                    let offset = j - i
-                    if abs(offset) <= window {
-                        let r = (offset + window) * d
-                        var rel: Float = 0
-                        for e in 0..<d { rel += q.data[base + e * n + i] * layer.relativeKeys[r + e] }
-                        s += rel
+            for e in 0..<d {
+                for t in 0..<n {
+                    qt[t * d + e] = q.data[(h * d + e) * n + t] * scale
+                    kt[t * d + e] = k.data[(h * d + e) * n + t]
+                    vt[t * d + e] = v.data[(h * d + e) * n + t]
+                }
+            }
+            qt.withUnsafeBufferPointer { qp in
+                kt.withUnsafeBufferPointer { kp in
+                    vt.withUnsafeBufferPointer { vp in
+                        layer.relativeKeys.withUnsafeBufferPointer { rk in
+                            layer.relativeValues.withUnsafeBufferPointer { rv in
+                                for i in 0..<n {
+                                    let qi = qp.baseAddress! + i * d
+                                    var maxScore = -Float.infinity
+                                    for j in 0..<n {
+                                        var s = Self.dot(qi, kp.baseAddress! + j * d, d)
+                                        if abs(j - i) <= w { s += Self.dot(qi, rk.baseAddress! + (j - i + w) * d, d) }
+                                        scores[j] = s
+                                        maxScore = max(maxScore, s)
+                                    }
+                                    var total: Float = 0
+                                    for j in 0..<n {
+                                        scores[j] = exp(scores[j] - maxScore)
+                                        total += scores[j]
+                                    }
+                                    for e in 0..<d { out[e] = 0 }
+                                    for j in 0..<n {
+                                        let p = scores[j] / total
+                                        let vj = vp.baseAddress! + j * d
+                                        for e in 0..<d { out[e] += p * vj[e] }
+                                        if abs(j - i) <= w {
+                                            let r = rv.baseAddress! + (j - i + w) * d
+                                            for e in 0..<d { out[e] += p * r[e] }
+                                        }
+                                    }
+                                    for e in 0..<d { context.data[(h * d + e) * n + i] = out[e] }
+                                }
+                            }
+                        }
                     }
-                    scores[j] = s * scale
-                    maxScore = max(maxScore, scores[j])
-                }
-                var total: Float = 0
-                for j in 0..<n {
-                    scores[j] = exp(scores[j] - maxScore)
-                    total += scores[j]
-                }
-                for j in 0..<n { scores[j] /= total }
-                for e in 0..<d {
-                    var s: Float = 0
-                    for j in 0..<n { s += scores[j] * v.data[base + e * n + j] }
-                    for j in max(0, i - window)...min(n - 1, i + window) { s += scores[j] * layer.relativeValues[(j - i + window) * d + e] }
-                    context.data[base + e * n + i] = s
                 }
             }
         }
         return layer.output(context, threads: threads)
+    }
+
+    private static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Float {
+        var s: Float = 0
+        for e in 0..<count { s += a[e] * b[e] }
+        return s
     }
 }
