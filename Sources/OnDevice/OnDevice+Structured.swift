@@ -55,7 +55,7 @@ extension OnDevice {
             }
             do throws(EngineError) {
                 let (json, r) = try generateStructured(session: session, prompt: ids, schema: schema, options: options.generation,
-                                                       isCancelled: { Task.isCancelled })
+                                                       isCancelled: { [context] in context.isCancelled })
                 context.partial(json)
                 var metrics = TextMetrics()
                 metrics.add(r.metrics, first: true)

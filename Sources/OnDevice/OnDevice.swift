@@ -72,14 +72,18 @@ public final class OnDevice: Sendable {
     /// The runtime behind the ops, for diagnostics and advanced use.
     package func runtime() async throws -> OnDeviceRuntime { try await runtimeTask.value }
 
-    /// Runs `body` in a producer task holding a lease on the text model and a session from its
-    /// pool, streaming its events. Cancelling the consumer cancels the producer within one
-    /// token; the session and the lease are given back however the producer ends.
+    /// Runs `body` with a lease on the text model and a session from its pool, streaming its
+    /// events. The lease is taken in a task; `body` (a whole generation, synchronous) runs on a
+    /// compute thread of its own, so a long decode never holds one of Swift's cooperative
+    /// threads (two of them on a two-core machine) and the consumer that would cancel it always
+    /// gets to run. Cancelling the consumer sets the context's flag, which the decode loop polls
+    /// between tokens; the session and the lease are given back however the producer ends.
     func textStream(adapters: [LoRA] = [], _ body: @escaping @Sendable (Session, TextOpContext) throws -> TextResult)
         -> AsyncThrowingStream<TextEvent, Error> {
         let (stream, continuation) = AsyncThrowingStream<TextEvent, Error>.makeStream()
         let runtimeTask = self.runtimeTask
         let reference = configuration.textModel
+        let cancellation = Engine.CancellationFlag()
         let task = Task.detached {
             let lease: TextGenerationLease
             do {
@@ -91,26 +95,34 @@ public final class OnDevice: Sendable {
                 continuation.finish(throwing: error)
                 return
             }
-            do {
-                // Adapters load once per resident model and are shared; the scales are this request's.
-                var scaled: [ScaledAdapter] = []
-                for a in adapters {
-                    do { scaled.append(ScaledAdapter(try lease.lease.model.adapter(path: a.path), scale: a.scale)) } catch {
-                        throw OnDeviceError.adapterUnusable(path: a.path, reason: String(describing: error))
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                ComputeThread.start(name: "ondevice.text") {
+                    defer { done.resume() }
+                    do {
+                        // Adapters load once per resident model and are shared; the scales are this request's.
+                        var scaled: [ScaledAdapter] = []
+                        for a in adapters {
+                            do { scaled.append(ScaledAdapter(try lease.lease.model.adapter(path: a.path), scale: a.scale)) } catch {
+                                throw OnDeviceError.adapterUnusable(path: a.path, reason: String(describing: error))
+                            }
+                        }
+                        let context = TextOpContext(continuation: continuation, adapters: scaled, cancellation: cancellation)
+                        let result = try lease.withSession { session in try body(session, context) }
+                        continuation.yield(.finished(result))
+                        continuation.finish()
+                    } catch let error as EngineError {
+                        continuation.finish(throwing: OnDeviceError(error))
+                    } catch {
+                        continuation.finish(throwing: error)
                     }
                 }
-                let context = TextOpContext(continuation: continuation, adapters: scaled)
-                let result = try lease.withSession { session in try body(session, context) }
-                continuation.yield(.finished(result))
-                continuation.finish()
-            } catch let error as EngineError {
-                continuation.finish(throwing: OnDeviceError(error))
-            } catch {
-                continuation.finish(throwing: error)
             }
             await lease.release()
         }
-        continuation.onTermination = { _ in task.cancel() }
+        continuation.onTermination = { _ in
+            cancellation.cancel()
+            task.cancel()
+        }
         return stream
     }
 
@@ -128,6 +140,12 @@ struct TextOpContext: Sendable {
     let continuation: AsyncThrowingStream<TextEvent, Error>.Continuation
     /// The request's adapters, loaded, with their scales.
     var adapters: [ScaledAdapter] = []
+    /// Set when the consumer goes away; the op's loops poll it (they run on a compute thread,
+    /// where `Task.isCancelled` is always false).
+    var cancellation = Engine.CancellationFlag()
+
+    /// Whether the op should stop now.
+    var isCancelled: Bool { cancellation.isCancelled }
 
     func partial(_ text: String) {
         if !text.isEmpty { continuation.yield(.partial(text)) }

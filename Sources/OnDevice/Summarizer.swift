@@ -36,7 +36,7 @@ struct Summarizer {
             let chunks = TextChunker(tokenizer: model.tokenizer, maxTokens: chunkTokens).chunks(current)
             var partials: [String] = []
             for (i, chunk) in chunks.enumerated() {
-                if Task.isCancelled { throw OnDeviceError.cancelled }
+                if runner.context.isCancelled { throw OnDeviceError.cancelled }
                 var step = recipe
                 step.input = chunk
                 var limited = runner.options

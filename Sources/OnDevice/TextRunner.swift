@@ -28,7 +28,7 @@ struct TextRunner {
         g.adapters = context.adapters
         do {
             return try Generator(session: session, options: g).run(
-                prompt: prompt, isCancelled: { Task.isCancelled },
+                prompt: prompt, isCancelled: { [context] in context.isCancelled },
                 onToken: { _, text in if stream { context.partial(text) } })
         } catch {
             throw OnDeviceError(error)
