@@ -30,18 +30,24 @@ struct ConvLayer: Sendable {
         return out
     }
 
-    /// out (+)= conv(leakyReLU(x, inputSlope)); `out` must have the output's shape.
-    func run(_ x: FeatureMap, into out: inout FeatureMap, accumulate: Bool, inputSlope: Float = 1, threads: Int) {
+    /// out (+)= residual + conv(leakyReLU(x, inputSlope)); `out` (and `residual`) must have the output's shape.
+    func run(_ x: FeatureMap, into out: inout FeatureMap, accumulate: Bool, inputSlope: Float = 1, residual: FeatureMap? = nil,
+             threads: Int) {
         precondition(x.channels == shape.inChannels && out.channels == shape.outChannels && out.length == x.length, "conv shape")
-        x.data.withUnsafeBufferPointer { xp in
-            weights.withUnsafeBufferPointer { wp in
-                out.data.withUnsafeMutableBufferPointer { op in
-                    func convolve(_ bp: UnsafePointer<Float>?) {
-                        Conv1D.apply(shape, weights: wp.baseAddress!, bias: bp, input: xp.baseAddress!, inputStride: x.length,
-                                     inputLength: x.length, padLeft: padding, inputSlope: inputSlope, output: op.baseAddress!, outputStride: x.length,
-                                     steps: x.length, accumulate: accumulate, threads: threads)
+        precondition(residual.map { $0.data.count == out.data.count } ?? true, "residual shape")
+        let residualData = residual?.data ?? []
+        residualData.withUnsafeBufferPointer { rp in
+            x.data.withUnsafeBufferPointer { xp in
+                weights.withUnsafeBufferPointer { wp in
+                    out.data.withUnsafeMutableBufferPointer { op in
+                        func convolve(_ bp: UnsafePointer<Float>?) {
+                            Conv1D.apply(shape, weights: wp.baseAddress!, bias: bp, residual: residual == nil ? nil : rp.baseAddress,
+                                         input: xp.baseAddress!, inputStride: x.length,
+                                         inputLength: x.length, padLeft: padding, inputSlope: inputSlope, output: op.baseAddress!, outputStride: x.length,
+                                         steps: x.length, accumulate: accumulate, threads: threads)
+                        }
+                        if let bias { bias.withUnsafeBufferPointer { convolve($0.baseAddress) } } else { convolve(nil) }
                     }
-                    if let bias { bias.withUnsafeBufferPointer { convolve($0.baseAddress) } } else { convolve(nil) }
                 }
             }
         }
