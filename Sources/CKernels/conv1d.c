@@ -15,7 +15,7 @@
 #include "simd.h"
 
 void od_conv1d_scalar(int64_t out_ch, int64_t in_ch, int64_t kernel, int64_t dilation, int64_t pad_left, float in_slope,
-                      const float *w, const float *bias, const float *x, int64_t ldx, int64_t x_len,
+                      const float *w, const float *bias, const float *residual, const float *x, int64_t ldx, int64_t x_len,
                       float *out, int64_t ldo, int64_t t_begin, int64_t t_end, int accumulate) {
     for (int64_t o = 0; o < out_ch; o++) {
         const float *wo = w + o * kernel * in_ch;
@@ -30,6 +30,7 @@ void od_conv1d_scalar(int64_t out_ch, int64_t in_ch, int64_t kernel, int64_t dil
                     s += wk[i] * (v < 0 ? v * in_slope : v);
                 }
             }
+            if (residual) s += residual[o * ldo + t];
             out[o * ldo + t] = accumulate ? out[o * ldo + t] + s : s;
         }
     }
@@ -40,7 +41,7 @@ enum { MR = 6, TW = 128 };
 
 /// rows (<= 6) output channels from o, cols (<= 16) steps from t; xt: the packed window at step t.
 AVX2_FN static void block_6x16(int rows, int cols, int64_t in_ch, int64_t kernel, int64_t dilation, const float *w,
-                               const float *bias, const float *xt, int64_t ldx, float *out, int64_t ldo,
+                               const float *bias, const float *residual, const float *xt, int64_t ldx, float *out, int64_t ldo,
                                int64_t o, int64_t t, int accumulate) {
     const int64_t wstride = kernel * in_ch;
     const float *wr[MR];
@@ -67,7 +68,12 @@ AVX2_FN static void block_6x16(int rows, int cols, int64_t in_ch, int64_t kernel
         float *dst = out + (o + r) * ldo + t;
         __m256 bv = _mm256_set1_ps(bias ? bias[o + r] : 0.0f);
         __m256 v0 = _mm256_add_ps(acc[r][0], bv), v1 = _mm256_add_ps(acc[r][1], bv);
+        const float *res = residual ? residual + (o + r) * ldo + t : NULL;
         if (cols == 16) {
+            if (res) {
+                v0 = _mm256_add_ps(v0, _mm256_loadu_ps(res));
+                v1 = _mm256_add_ps(v1, _mm256_loadu_ps(res + 8));
+            }
             if (accumulate) {
                 v0 = _mm256_add_ps(v0, _mm256_loadu_ps(dst));
                 v1 = _mm256_add_ps(v1, _mm256_loadu_ps(dst + 8));
@@ -78,7 +84,10 @@ AVX2_FN static void block_6x16(int rows, int cols, int64_t in_ch, int64_t kernel
             float tmp[16];
             _mm256_storeu_ps(tmp, v0);
             _mm256_storeu_ps(tmp + 8, v1);
-            for (int c = 0; c < cols; c++) dst[c] = accumulate ? dst[c] + tmp[c] : tmp[c];
+            for (int c = 0; c < cols; c++) {
+                float v = res ? tmp[c] + res[c] : tmp[c];
+                dst[c] = accumulate ? dst[c] + v : v;
+            }
         }
     }
 }
@@ -108,7 +117,7 @@ AVX2_FN static void pack_window(const float *x, int64_t ldx, int64_t x_len, int6
 }
 
 AVX2_FN static void conv_avx2(int64_t out_ch, int64_t in_ch, int64_t kernel, int64_t dilation, int64_t pad_left, float in_slope,
-                              const float *w, const float *bias, const float *x, int64_t ldx, int64_t x_len,
+                              const float *w, const float *bias, const float *residual, const float *x, int64_t ldx, int64_t x_len,
                               float *out, int64_t ldo, int64_t t_begin, int64_t t_end, int accumulate, float *buf) {
     const int64_t span = (kernel - 1) * dilation;
     for (int64_t t0 = t_begin; t0 < t_end; t0 += TW) {
@@ -119,7 +128,7 @@ AVX2_FN static void conv_avx2(int64_t out_ch, int64_t in_ch, int64_t kernel, int
             const int rows = out_ch - o < MR ? (int)(out_ch - o) : MR;
             for (int64_t lt = 0; lt < steps; lt += 16) {
                 const int cols = steps - lt < 16 ? (int)(steps - lt) : 16;
-                block_6x16(rows, cols, in_ch, kernel, dilation, w, bias, buf + lt, width, out, ldo, o, t0 + lt, accumulate);
+                block_6x16(rows, cols, in_ch, kernel, dilation, w, bias, residual, buf + lt, width, out, ldo, o, t0 + lt, accumulate);
             }
         }
     }
@@ -127,18 +136,18 @@ AVX2_FN static void conv_avx2(int64_t out_ch, int64_t in_ch, int64_t kernel, int
 #endif
 
 void od_conv1d(int64_t out_ch, int64_t in_ch, int64_t kernel, int64_t dilation, int64_t pad_left, float in_slope,
-               const float *w, const float *bias, const float *x, int64_t ldx, int64_t x_len,
+               const float *w, const float *bias, const float *residual, const float *x, int64_t ldx, int64_t x_len,
                float *out, int64_t ldo, int64_t t_begin, int64_t t_end, int accumulate) {
 #if defined(__x86_64__) || defined(__i386__)
     if (odk_has_avx2() && t_end > t_begin) {
         const int64_t span = (kernel - 1) * dilation;
         float *buf = malloc((size_t)in_ch * (size_t)(TW + span) * sizeof(float));
         if (buf) {
-            conv_avx2(out_ch, in_ch, kernel, dilation, pad_left, in_slope, w, bias, x, ldx, x_len, out, ldo, t_begin, t_end, accumulate, buf);
+            conv_avx2(out_ch, in_ch, kernel, dilation, pad_left, in_slope, w, bias, residual, x, ldx, x_len, out, ldo, t_begin, t_end, accumulate, buf);
             free(buf);
             return;
         }
     }
 #endif
-    od_conv1d_scalar(out_ch, in_ch, kernel, dilation, pad_left, in_slope, w, bias, x, ldx, x_len, out, ldo, t_begin, t_end, accumulate);
+    od_conv1d_scalar(out_ch, in_ch, kernel, dilation, pad_left, in_slope, w, bias, residual, x, ldx, x_len, out, ldo, t_begin, t_end, accumulate);
 }

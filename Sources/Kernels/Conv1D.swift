@@ -22,8 +22,10 @@ package enum Conv1D {
     /// out[o][t] (+)= bias[o] + Σ_k Σ_i w[(o·kernel + k)·inChannels + i] · x[i·inputStride + t + k·dilation − padLeft]
     /// for t < steps, where x[i][s] is zero outside 0 ≤ s < inputLength (the padding is implicit).
     /// With `inputSlope` < 1 the input goes through a leaky ReLU of that slope first (fused into
-    /// the kernel's input packing). `output` must not overlap `input`.
+    /// the kernel's input packing). `residual`, laid out like the output, is added to it (a
+    /// residual block without a copy). `output` must not overlap `input` or `residual`.
     package static func apply(_ shape: Shape, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+                              residual: UnsafePointer<Float>? = nil,
                               input: UnsafePointer<Float>, inputStride: Int, inputLength: Int, padLeft: Int, inputSlope: Float = 1,
                               output: UnsafeMutablePointer<Float>,
                               outputStride: Int, steps: Int, accumulate: Bool = false, threads: Int = 1) {
@@ -34,13 +36,13 @@ package enum Conv1D {
         let parts = max(1, min(threads, blocks, work / 262_144))
         let (o, i, k, d) = (Int64(shape.outChannels), Int64(shape.inChannels), Int64(shape.kernel), Int64(shape.dilation))
         if parts == 1 {
-            od_conv1d(o, i, k, d, Int64(padLeft), inputSlope, weights, bias, input, Int64(inputStride), Int64(inputLength), output, Int64(outputStride), 0, Int64(steps), accumulate ? 1 : 0)
+            od_conv1d(o, i, k, d, Int64(padLeft), inputSlope, weights, bias, residual, input, Int64(inputStride), Int64(inputLength), output, Int64(outputStride), 0, Int64(steps), accumulate ? 1 : 0)
             return
         }
-        nonisolated(unsafe) let (w, b, x, y) = (weights, bias, input, output)
+        nonisolated(unsafe) let (w, b, r, x, y) = (weights, bias, residual, input, output)
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             let begin = blocks * part / parts * 16, end = min(steps, blocks * (part + 1) / parts * 16)
-            od_conv1d(o, i, k, d, Int64(padLeft), inputSlope, w, b, x, Int64(inputStride), Int64(inputLength), y, Int64(outputStride), Int64(begin), Int64(end), accumulate ? 1 : 0)
+            od_conv1d(o, i, k, d, Int64(padLeft), inputSlope, w, b, r, x, Int64(inputStride), Int64(inputLength), y, Int64(outputStride), Int64(begin), Int64(end), accumulate ? 1 : 0)
         }
     }
 }

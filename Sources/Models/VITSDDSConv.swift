@@ -71,10 +71,3 @@ struct VITSDDSConv: Sendable {
         return x
     }
 }
-
-extension FeatureMap {
-    /// The exact GELU, x·Φ(x), as PyTorch's default (erf) form.
-    mutating func gelu() {
-        for i in data.indices { data[i] = 0.5 * data[i] * (1 + erf(data[i] * 0.70710678118654752)) }
-    }
-}

@@ -45,15 +45,20 @@ struct VITSDecoder: Sendable {
         var x = pre(z, threads: threads)
         for stage in stages {
             x = stage.upsample(x, inputSlope: 0.1, threads: threads)
+            // Each residual block: y_0 = x, y_{k+1} = y_k + conv_k(lrelu(y_k)), the residual added by
+            // the kernel; the last conv of each block adds straight into the stage's sum.
             var sum = FeatureMap(channels: x.channels, length: x.length)
-            for block in stage.blocks {
+            for (b, block) in stage.blocks.enumerated() {
                 var y = x
-                for conv in block {
-                    // y += conv(lrelu(y)); the kernel reads a snapshot, as it must not write its input.
-                    let input = y
-                    conv.run(input, into: &y, accumulate: true, inputSlope: 0.1, threads: threads)
+                for (k, conv) in block.enumerated() {
+                    if k == block.count - 1 {
+                        conv.run(y, into: &sum, accumulate: b > 0, inputSlope: 0.1, residual: y, threads: threads)
+                    } else {
+                        var next = FeatureMap(channels: y.channels, length: y.length)
+                        conv.run(y, into: &next, accumulate: false, inputSlope: 0.1, residual: y, threads: threads)
+                        y = next
+                    }
                 }
-                sum.add(y)
             }
             let scale = 1 / Float(stage.blocks.count)
             for i in sum.data.indices { sum.data[i] *= scale }

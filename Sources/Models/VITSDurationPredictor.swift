@@ -94,15 +94,3 @@ struct VITSDurationPredictor: Sendable {
         return (0..<n).map { (z.data[$0] - affineMean[0]) * affineScale[0] }
     }
 }
-
-extension FeatureMap {
-    /// Reverses the channel order (VITS `Flip`).
-    mutating func flipChannels() {
-        var flipped = data
-        for c in 0..<channels {
-            let src = (channels - 1 - c) * length
-            flipped.replaceSubrange(c * length..<(c + 1) * length, with: data[src..<src + length])
-        }
-        data = flipped
-    }
-}

@@ -36,13 +36,15 @@ import Testing
             let w = (0..<c.out * c.kernel * c.inputs).map { _ in random.float(-0.5, 0.5) }
             let bias = (0..<c.out).map { _ in random.float(-0.1, 0.1) }
             let start = (0..<c.out * c.steps).map { _ in random.float(-1, 1) }
-            for (accumulate, slope) in [(false, Float(1)), (true, Float(1)), (false, Float(0.1)), (true, Float(0))] {
+            let residual = (0..<c.out * c.steps).map { _ in random.float(-1, 1) }
+            for (accumulate, slope, withResidual) in [(false, Float(1), false), (true, Float(1), true), (false, Float(0.1), true), (true, Float(0), false)] {
                 var fast = start, slow = start
-                od_conv1d(Int64(c.out), Int64(c.inputs), Int64(c.kernel), Int64(c.dilation), Int64(pad), slope, w, bias, x, Int64(stride), Int64(c.steps),
+                let r: [Float]? = withResidual ? residual : nil
+                od_conv1d(Int64(c.out), Int64(c.inputs), Int64(c.kernel), Int64(c.dilation), Int64(pad), slope, w, bias, r, x, Int64(stride), Int64(c.steps),
                           &fast, Int64(c.steps), 0, Int64(c.steps), accumulate ? 1 : 0)
-                od_conv1d_scalar(Int64(c.out), Int64(c.inputs), Int64(c.kernel), Int64(c.dilation), Int64(pad), slope, w, bias, x, Int64(stride), Int64(c.steps),
+                od_conv1d_scalar(Int64(c.out), Int64(c.inputs), Int64(c.kernel), Int64(c.dilation), Int64(pad), slope, w, bias, r, x, Int64(stride), Int64(c.steps),
                                  &slow, Int64(c.steps), 0, Int64(c.steps), accumulate ? 1 : 0)
-                #expect(Self.error(fast, slow) < 1e-5, "\(c) accumulate \(accumulate) slope \(slope)")
+                #expect(Self.error(fast, slow) < 1e-5, "\(c) accumulate \(accumulate) slope \(slope) residual \(withResidual)")
             }
         }
     }
@@ -53,7 +55,7 @@ import Testing
         let x: [Float] = [1, 2, 3, 4, 5]
         for kernel in [od_conv1d_scalar, od_conv1d] {
             var out = [Float](repeating: 0, count: 5)
-            kernel(1, 1, 3, 2, 2, 1, [1, 10, 100], [0.5], x, 5, 5, &out, 5, 0, 5, 0)
+            kernel(1, 1, 3, 2, 2, 1, [1, 10, 100], [0.5], nil, x, 5, 5, &out, 5, 0, 5, 0)
             let want: [Float] = [310.5, 420.5, 531.5, 42.5, 53.5]  // e.g. t = 2: 1 + 30 + 500 + 0.5
             #expect(out == want)
         }
