@@ -9,12 +9,15 @@ let usage = """
     benchmarks:
       download [--size MiB] [--runs N] [--json]
                model-store pull (with SHA-256 verification) against curl on the same loopback file
+      tts <voice.onnx> <sentences.jsonl> [--threads 1,2] [--runs N]
+               real-time factor of a Piper voice on each line's phoneme_ids
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "download": try await DownloadBenchmark(arguments: arguments.dropFirst()).run()
+    case "tts": try TTSBenchmark(arguments: arguments.dropFirst()).run()
     case "serve-blob": try BlobServer.serve(arguments: arguments.dropFirst())  // the download benchmark's child
     case nil, "help", "--help", "-h": print(usage)
     default:

@@ -51,6 +51,18 @@ package enum FormatError: Error, Sendable, Equatable {
     case invalidHeader(format: String, detail: String)
     /// A safetensors dtype the reader does not know.
     case unsupportedDType(name: String, dtype: String)
+    /// A pickle opcode outside what tensor state dicts use (code execution, extension registry...).
+    case pickleOpcodeRefused(opcode: UInt8, offset: Int)
+    /// A pickle global other than the few a state dict needs (OrderedDict, tensor rebuild, storages).
+    case pickleGlobalRefused(module: String, name: String, offset: Int)
+    /// A pickle that is well-formed opcode by opcode but not a state dict (stack underflow,
+    /// wrong argument types, a tensor outside its storage...).
+    case pickleMalformed(detail: String, offset: Int)
+    /// A protobuf field arrived with another wire type than its schema gives it (`expected` nil: no
+    /// wire type has that number).
+    case wrongWireType(field: String, expected: UInt8?, found: UInt8, offset: Int)
+    /// A protobuf varint longer than 10 bytes, or a field key with field number 0.
+    case malformedVarint(field: String, offset: Int)
 }
 
 extension FormatError: CustomStringConvertible {
@@ -84,6 +96,14 @@ extension FormatError: CustomStringConvertible {
         case let .wrongMetadataType(key, expected, found): "metadata '\(key)': expected \(expected), found \(found)"
         case let .invalidHeader(format, detail): "invalid \(format) file: \(detail)"
         case let .unsupportedDType(name, dtype): "tensor '\(name)': unsupported dtype \(dtype)"
+        case let .pickleOpcodeRefused(opcode, offset):
+            "pickle opcode 0x\(String(opcode, radix: 16)) at offset \(offset) is refused (state dicts do not use it)"
+        case let .pickleGlobalRefused(module, name, offset):
+            "pickle global '\(module).\(name)' at offset \(offset) is refused (only tensors and plain containers are read)"
+        case let .pickleMalformed(detail, offset): "malformed pickle at offset \(offset): \(detail)"
+        case let .wrongWireType(field, expected, found, offset):
+            "\(field): wire type \(found) at offset \(offset)" + (expected.map { ", expected \($0)" } ?? " is not a protobuf wire type")
+        case let .malformedVarint(field, offset): "\(field): malformed varint at offset \(offset)"
         }
     }
 }

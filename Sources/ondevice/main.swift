@@ -34,6 +34,7 @@ let usage = """
       bench-embed [--model E] [--threads N] [--sentences N] [--vectors N,N] [--json]
       photos   index DIR | similar IMG --in DIR [--k N] | cull DIR [--json|--csv] [--gap SECONDS]  [--backend auto|perceptual|neural] [--threads N] [--cache DIR]
       photos   bench [--images N] [--width W --height H] [--backend B]   (images/s of index at 1 and 2 threads)
+      classify IMG [--model PATH|ID] [--threads N] [--repeat N] [--json]
       serve    [--host H] [--port P] [--api-key K] [--models ID,...] [--threads N] [--context N] [--load-test SECONDS [--clients N] [--model M]]
       help
 
@@ -73,6 +74,7 @@ func runCommand(_ args: [String]) async throws {
     case "bench-embed": try await EmbedBenchCommand.run(rest)
     case "serve": try await ServeCommand.run(rest)
     case "photos": try await PhotosCommand.run(rest)
+    case "classify": try await ClassifyCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }
