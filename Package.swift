@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"]),
         // Photo similarity (perceptual or neural backend, chosen by the runtime's configuration),
         // descriptor cache, burst grouping and sharpness ranking.
-        .target(name: "Photos", dependencies: ["Imaging", "Runtime", "ModelStore"]),
+        .target(name: "Photos", dependencies: ["Imaging", "Models", "Runtime", "ModelStore"]),
         .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "ModelStore", dependencies: ["CKernels"]),
         .target(name: "Runtime", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
