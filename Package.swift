@@ -29,12 +29,12 @@ let package = Package(
         .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"]),
         // Photo similarity (perceptual or neural backend, chosen by the runtime's configuration),
         // descriptor cache, burst grouping and sharpness ranking.
-        .target(name: "Photos", dependencies: ["Imaging", "Runtime", "ModelStore"]),
+        .target(name: "Photos", dependencies: ["Imaging", "Models", "Runtime", "ModelStore"]),
         .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "ModelStore", dependencies: ["CKernels"]),
         .target(name: "Runtime", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
         .target(name: "Retrieval", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
-        .target(name: "OnDevice", dependencies: ["Runtime", "Retrieval", "Audio", "Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
+        .target(name: "OnDevice", dependencies: ["Runtime", "Retrieval", "Audio", "Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Photos"]),
         .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
         .target(name: "Server", dependencies: ["Runtime", "Retrieval", "Engine", "Models", "ModelStore", "Tokenizers", "Audio"]),

@@ -66,3 +66,44 @@ ic_status ic_encode_jpeg(const unsigned char *rgb, int width, int height, int qu
 }
 
 void ic_buffer_free(unsigned char *buffer) { free(buffer); }
+
+ic_status ic_transcode_jpeg_progressive(const unsigned char *data, size_t size,
+                                        unsigned char **out, size_t *out_size, char message[200]) {
+    *out = NULL;
+    *out_size = 0;
+    message[0] = 0;
+    struct jpeg_decompress_struct src;
+    struct jpeg_compress_struct dst;
+    struct ic_encode_error err;  // one error manager for both objects
+    memset(&err, 0, sizeof err);
+    err.message = message;
+    unsigned char *mem = NULL;  // address taken below, so its value survives the longjmp
+    unsigned long mem_size = 0;
+    volatile int dst_created = 0;
+    src.err = jpeg_std_error(&err.pub);
+    dst.err = &err.pub;
+    err.pub.error_exit = ic_encode_error_exit;
+    if (setjmp(err.jump)) {
+        if (dst_created) jpeg_destroy_compress(&dst);
+        jpeg_destroy_decompress(&src);
+        free(mem);
+        return IC_CORRUPT;
+    }
+    jpeg_create_decompress(&src);
+    jpeg_mem_src(&src, data, (unsigned long)size);
+    jpeg_read_header(&src, TRUE);
+    jvirt_barray_ptr *coefficients = jpeg_read_coefficients(&src);
+    jpeg_create_compress(&dst);
+    dst_created = 1;
+    jpeg_copy_critical_parameters(&src, &dst);
+    jpeg_simple_progression(&dst);
+    jpeg_mem_dest(&dst, &mem, &mem_size);
+    jpeg_write_coefficients(&dst, coefficients);
+    jpeg_finish_compress(&dst);
+    jpeg_destroy_compress(&dst);
+    jpeg_finish_decompress(&src);
+    jpeg_destroy_decompress(&src);
+    *out = mem;
+    *out_size = mem_size;
+    return IC_OK;
+}

@@ -21,4 +21,21 @@ package enum JPEGEncoder {
         defer { ic_buffer_free(out) }
         return [UInt8](UnsafeBufferPointer(start: out, count: size))
     }
+
+    /// `jpeg` rewritten as a progressive JPEG with the same coefficients (lossless; see
+    /// `ic_transcode_jpeg_progressive`).
+    package static func progressive(from jpeg: [UInt8]) throws(ImagingError) -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let status = jpeg.withUnsafeBufferPointer { bytes in
+            ic_transcode_jpeg_progressive(bytes.baseAddress, bytes.count, &out, &size, &message)
+        }
+        guard status == IC_OK, let out else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .corrupt(file: "<transcoder>", format: .jpeg, detail: text)
+        }
+        defer { ic_buffer_free(out) }
+        return [UInt8](UnsafeBufferPointer(start: out, count: size))
+    }
 }

@@ -6,7 +6,8 @@ import Imaging
 /// `0.5 * hashAgreement + 0.5 * histogramOverlap`.
 ///
 /// Recipe `perceptual-v1`:
-/// 1. Luminance Y = 0.299 R + 0.587 G + 0.114 B of the upright image, area-averaged to 32x32
+/// 0. The upright image area-averaged to at most 256 px on the long side (rounded to u8).
+/// 1. Luminance Y = 0.299 R + 0.587 G + 0.114 B of that image, area-averaged to 32x32
 ///    (aspect ignored, so a crop-free resize of the same frame hashes alike).
 /// 2. 2-D DCT-II of that plane; the 8x8 lowest frequencies without DC give 63 coefficients; each
 ///    is +1 above their median, else -1 (the pHash construction). The 63 signs, scaled by
@@ -30,7 +31,10 @@ package struct PerceptualBackend: PhotoDescribing {
     package init() {}
 
     package func describe(_ image: RGBImage) -> PhotoDescriptor {
-        PhotoDescriptor(identity: identity, values: hashValues(image) + histogramValues(image))
+        // Both parts look at far fewer pixels than a photo has: one area pass to 256 px first
+        // keeps the cost independent of the camera (area-of-area equals area up to rounding).
+        let small = image.areaDownscaled(maxSide: 256)
+        return PhotoDescriptor(identity: identity, values: hashValues(small) + histogramValues(small))
     }
 
     /// The 63 signed hash values (step 2).

@@ -1,4 +1,5 @@
 import Foundation
+import Models
 import ModelStore
 import Runtime
 import Synchronization
@@ -84,11 +85,14 @@ package struct EfficientNetBackendLoader: NeuralBackendLoading {
         do { installed = try await store.resolve(Self.modelId) } catch {
             throw .backendUnavailable(name: Self.modelId, reason: "\(error)")
         }
-        guard installed != nil else {
+        guard let installed, let checkpoint = installed.filePaths.first else {
             throw .backendUnavailable(name: Self.modelId, reason: "model not installed (ondevice models pull \(Self.modelId))")
         }
-        // The network and its exact preprocessing are built on another branch; until they are in
-        // this build the feature says so instead of inventing features.
-        throw .backendUnavailable(name: Self.modelId, reason: "this build has no EfficientNet-Lite0 engine yet")
+        do {
+            let model = try EfficientNetLite0.load(checkpoint: URL(fileURLWithPath: checkpoint))
+            return EfficientNetBackend(model: model, fingerprint: installed.entry.fingerprint)
+        } catch {
+            throw .backendUnavailable(name: Self.modelId, reason: "\(checkpoint): \(error)")
+        }
     }
 }

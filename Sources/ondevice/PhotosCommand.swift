@@ -6,7 +6,7 @@ import Runtime
 
 /// `ondevice photos index|similar|cull`: photo similarity and burst culling over a folder.
 enum PhotosCommand {
-    static let valued: Set<String> = ["in", "k", "threads", "backend", "gap", "cache"]
+    static let valued: Set<String> = ["in", "k", "threads", "backend", "gap", "cache", "images", "width", "height"]
 
     static func run(_ args: ArraySlice<String>) async throws {
         guard let sub = args.first else { throw CLIError.missingArgument("photos subcommand (index, similar, cull)") }
@@ -54,6 +54,8 @@ enum PhotosCommand {
             try feature.service.saveCache()
             reportFailures(report.failures)
             if a.has("json") { try printJSON(PhotosOutput.json(report)) } else if a.has("csv") { print(PhotosOutput.csv(report), terminator: "") } else { print(PhotosOutput.text(report), terminator: "") }
+        case "bench":
+            try PhotosBenchCommand.run(a, feature: feature)
         default:
             throw CLIError.unknownCommand("photos \(sub)")
         }

@@ -20,6 +20,20 @@ import Testing
         }
     }
 
+    @Test func `every golden JPEG rewritten as progressive decodes to the same reference pixels`() throws {
+        for record in try GoldenVision.records() where record["format"] as? String == "JPEG" {
+            let file = try #require(record["file"] as? String)
+            let baseline = try [UInt8](contentsOf: GoldenVision.path(file))
+            let progressive = try JPEGEncoder.progressive(from: baseline)
+            // SOF2 marks a progressive frame; the baseline files have SOF0.
+            #expect(progressive.indices.dropLast().contains { progressive[$0] == 0xFF && progressive[$0 + 1] == 0xC2 }, "\(file)")
+            // The transcoder copies no APP1 segment, so the EXIF orientation is applied here.
+            let stored = try ImageDecoder().decode(bytes: progressive, file: file).image
+            let orientation = try #require(ExifOrientation(rawValue: (record["exif_orientation"] as? Int) ?? 1))
+            #expect(SHA256.hex(of: orientation.apply(to: stored).pixels) == record["decoded_rgb_sha256"] as? String, "\(file)")
+        }
+    }
+
     @Test func `the EXIF 6 file is rotated clockwise and keeps its stored size`() throws {
         let photo = try ImageDecoder().decode(fileAt: GoldenVision.path("images/p06_chelsea_exif6.jpg"))
         #expect(photo.metadata.orientation == .right)

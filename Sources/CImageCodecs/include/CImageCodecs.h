@@ -46,7 +46,14 @@ ic_status ic_decode_png(const unsigned char *data, size_t size, size_t max_pixel
 ic_status ic_encode_jpeg(const unsigned char *rgb, int width, int height, int quality, int progressive,
                          unsigned char **out, size_t *out_size, char message[200]);
 
-/// Frees a buffer returned by ic_encode_jpeg.
+/// Rewrites a JPEG as progressive without decoding to pixels (the quantized DCT coefficients are
+/// copied, as `jpegtran -progressive` does), so it decodes to exactly the same pixels. On IC_OK
+/// `*out` is malloc'd (free with ic_buffer_free). Lets tests hold progressive decoding to the
+/// golden checksums of baseline files.
+ic_status ic_transcode_jpeg_progressive(const unsigned char *data, size_t size,
+                                        unsigned char **out, size_t *out_size, char message[200]);
+
+/// Frees a buffer returned by ic_encode_jpeg or ic_transcode_jpeg_progressive.
 void ic_buffer_free(unsigned char *buffer);
 
 /// Frees `image->pixels` (safe on an image whose decode failed).

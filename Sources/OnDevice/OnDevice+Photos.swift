@@ -1,0 +1,139 @@
+import Dispatch
+import Foundation
+import Photos
+import Runtime
+
+/// Which backend describes photos for similarity.
+public enum PhotoBackend: Sendable, Equatable, CustomStringConvertible {
+    /// The image-feature model (`model` is its catalog id).
+    case neural(model: String)
+    /// The built-in perceptual descriptor; `reason` says why the model is not used.
+    case perceptual(reason: String)
+
+    public var description: String {
+        switch self {
+        case .neural(let model): "neural (\(model))"
+        case .perceptual(let reason): "perceptual (\(reason))"
+        }
+    }
+}
+
+/// The backend an app asks for.
+public enum PhotoBackendChoice: String, Sendable, CaseIterable {
+    /// The model when it is installed and runs here, else perceptual.
+    case automatic = "auto"
+    case perceptual
+    case neural
+}
+
+/// One burst of a culled folder: frames ranked best first.
+public struct PhotoBurst: Sendable, Equatable {
+    /// Ranked best first; `files[0] == pick`.
+    public let files: [URL]
+    public let pick: URL
+    /// Why each file ranks where it does, parallel to `files`.
+    public let reasons: [String]
+}
+
+/// The outcome of culling a folder.
+public struct PhotoCullResult: Sendable, Equatable {
+    public let bursts: [PhotoBurst]
+    /// Files that could not be read, one line each naming the file and the fault.
+    public let skipped: [String]
+    public let backend: PhotoBackend
+}
+
+/// A photo and its similarity (cosine, 1 = same) to the query.
+public struct SimilarPhoto: Sendable, Equatable {
+    public let url: URL
+    public let similarity: Float
+}
+
+/// Photo similarity and burst culling on this machine. Its backend follows the instance's
+/// runtime configuration: `use(_:)` changes it there, and the library object stays the same.
+///
+/// ```swift
+/// let photos = try await ai.photoLibrary()
+/// let result = try await photos.cull(directory: URL(fileURLWithPath: "/photos/2024-06-15"))
+/// for burst in result.bursts { print(burst.pick.lastPathComponent) }
+/// ```
+public final class PhotoLibrary: Sendable {
+    let feature: PhotoSimilarityFeature
+    let runtime: OnDeviceRuntime
+    let threads: Int
+
+    init(feature: PhotoSimilarityFeature, runtime: OnDeviceRuntime, threads: Int) {
+        self.feature = feature
+        self.runtime = runtime
+        self.threads = threads
+    }
+
+    /// The active backend.
+    public var backend: PhotoBackend { Self.backend(feature.capability) }
+
+    /// Asks the runtime configuration for another backend; descriptors of the old one are never
+    /// mixed with the new one's.
+    public func use(_ choice: PhotoBackendChoice) async throws {
+        let preference = PhotoBackendPreference(rawValue: choice.rawValue) ?? .automatic
+        _ = try await runtime.settings.update { $0.photoBackend = preference }
+    }
+
+    /// Groups the photos under `directory` into bursts and ranks each burst, sharpest first.
+    /// `progress(done, total)` is called as files are decoded (from any thread).
+    public func cull(directory: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PhotoCullResult {
+        let service = feature.service, threads = threads
+        let report = try await Self.offPool {
+            let paths = try PhotoFolder.imagePaths(in: directory.path)
+            let report = try PhotoCuller(service: service).cull(paths, threads: threads, progress: progress)
+            try service.saveCache()
+            return report
+        }
+        let bursts = report.groups.map { g in
+            PhotoBurst(files: g.files.map { URL(fileURLWithPath: $0.path) }, pick: URL(fileURLWithPath: g.pick),
+                       reasons: g.files.map(\.reason))
+        }
+        return PhotoCullResult(bursts: bursts, skipped: report.failures.map(\.description), backend: Self.backend(report.capability))
+    }
+
+    /// The `count` photos under `directory` most similar to `image`, best first.
+    public func similar(to image: URL, in directory: URL, count: Int = 10) async throws -> [SimilarPhoto] {
+        let service = feature.service, threads = threads
+        return try await Self.offPool {
+            let paths = try PhotoFolder.imagePaths(in: directory.path)
+            let results = service.facts(for: paths, threads: threads)
+            try service.saveCache()
+            let query = try service.facts(for: image.standardizedFileURL.path)
+            let candidates = zip(paths, results).compactMap { p, r in (try? r.get()).map { (path: p, descriptor: $0.descriptor) } }
+            return try PhotoSearch.nearest(to: query.descriptor, queryPath: image.standardizedFileURL.path, among: candidates, k: count)
+                .map { SimilarPhoto(url: URL(fileURLWithPath: $0.path), similarity: $0.similarity) }
+        }
+    }
+
+    static func backend(_ capability: PhotoSimilarityCapability) -> PhotoBackend {
+        switch capability {
+        case .neural(let id): .neural(model: id.name)
+        case .perceptual(_, let reason): .perceptual(reason: reason)
+        }
+    }
+
+    /// Runs blocking decode work on a Dispatch thread, keeping the cooperative pool free.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}
+
+extension OnDevice {
+    /// A photo library over this instance's runtime. `cacheDirectory` holds descriptor caches
+    /// (default `$XDG_CACHE_HOME/ondevice/photos`).
+    public func photoLibrary(cacheDirectory: URL? = nil) async throws -> PhotoLibrary {
+        let runtime = try await runtime()
+        let feature = PhotoSimilarityFeature(
+            cacheDirectory: cacheDirectory?.path ?? PhotoSimilarityFeature.defaultCacheDirectory(),
+            neural: EfficientNetBackendLoader(store: runtime.store))
+        await runtime.attach(feature)
+        return PhotoLibrary(feature: feature, runtime: runtime,
+                            threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Imaging
+import Photos
+
+/// `ondevice photos bench [--images N] [--width W --height H] [--backend B]`: images/s of
+/// `photos index` (decode + quality + descriptor, cache cold) at 1 and 2 threads over a folder of
+/// generated JPEGs, and the process's peak resident memory.
+enum PhotosBenchCommand {
+    static func run(_ a: Arguments, feature: PhotoSimilarityFeature) throws {
+        let count = try a.int("images") ?? 200
+        let width = try a.int("width") ?? 1600, height = try a.int("height") ?? 1200
+        let folder = NSTemporaryDirectory() + "ondevice-photos-bench-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var bytes = 0
+        for i in 0..<count {
+            let jpeg = try JPEGEncoder.encode(scene(index: i, width: width, height: height), quality: 90)
+            bytes += jpeg.count
+            try Data(jpeg).write(to: URL(fileURLWithPath: folder + String(format: "/img%04d.jpg", i)))
+        }
+        let paths = try PhotoFolder.imagePaths(in: folder)
+        let machine = "\(ProcessInfo.processInfo.activeProcessorCount) cores"
+        print("photos index: \(count) JPEGs \(width)x\(height) (\(bytes / count / 1024) KiB each), backend \(feature.capability.identity), \(machine)")
+        for threads in [1, 2] {
+            // A cold cache each round: every image is decoded and described.
+            let service = PhotoSimilarityService(backend: feature.service.backend, capability: feature.capability,
+                                                 cacheDirectory: folder + "/cache-\(threads)")
+            let start = DispatchTime.now().uptimeNanoseconds
+            let results = service.facts(for: paths, threads: threads)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let failed = results.filter { if case .failure = $0 { true } else { false } }.count
+            print(String(format: "threads %d: %.1f images/s (%.2f s, %d failed), peak RSS %.0f MiB",
+                         threads, Double(count) / seconds, seconds, failed, Double(peakResidentBytes()) / 1_048_576))
+        }
+    }
+
+    /// A deterministic synthetic photo: gradients, a few discs and per-pixel noise, so the JPEG
+    /// carries realistic entropy and every image differs.
+    static func scene(index: Int, width: Int, height: Int) -> RGBImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        var state = UInt64(index &+ 1) &* 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        let discs = (0..<6).map { _ in (Int(next() % UInt64(width)), Int(next() % UInt64(height)), Int(next() % 200) + 40,
+                                         [UInt8(next() % 256), UInt8(next() % 256), UInt8(next() % 256)]) }
+        for y in 0..<height {
+            for x in 0..<width {
+                var rgb = [UInt8((x * 255) / width), UInt8((y * 255) / height), UInt8((index * 37) % 256)]
+                for (cx, cy, r, colour) in discs where (x - cx) * (x - cx) + (y - cy) * (y - cy) < r * r { rgb = colour }
+                let noise = Int(next() % 17) - 8
+                let i = (y * width + x) * 3
+                for c in 0..<3 { pixels[i + c] = UInt8(max(0, min(255, Int(rgb[c]) + noise))) }
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// VmHWM from /proc/self/status: the peak resident set of this process.
+    static func peakResidentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return 0 }
+        return kib * 1024
+    }
+}
