@@ -10,7 +10,7 @@ Exit status 1 lists every violation.
 import json, os, re, subprocess, sys
 
 # Lower number = lower layer. Executables and tests sit above everything.
-RANK = {"Tensor": 0, "CKernels": 0, "Kernels": 1, "Formats": 1, "Tokenizers": 2, "Audio": 2, "Imaging": 2, "Models": 2,
+RANK = {"Tensor": 0, "CKernels": 0, "CEspeakNG": 0, "Phonemes": 2, "Kernels": 1, "Formats": 1, "Tokenizers": 2, "Audio": 2, "Imaging": 2, "Models": 2,
         "ModelStore": 2, "Engine": 3, "Runtime": 4, "Retrieval": 4, "OnDevice": 5, "TestSupport": 5,
         "Server": 6}
 TOP = 10
