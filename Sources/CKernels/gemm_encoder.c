@@ -1,11 +1,12 @@
 // Register-blocked products of token rows with F32/F16 weight rows (see od_gemm.h).
 //
 // The weights keep their file layout (one contiguous row per output). With six or more tokens,
-// each call packs 16 weight rows at a time into a k-major panel (F16 converted once) and runs a
-// 6-token x 16-row outer-product kernel over it: 12 accumulators, two weight loads and six
-// broadcasts per k for 12 FMAs, and no horizontal sums; packing costs 1/n_tokens of the work.
-// With fewer tokens a 4-token x 3-row dot-product tile (12 accumulators, 7 loads per 12 FMAs,
-// horizontal sums at the end) avoids the packing.
+// each call packs its weight rows into k-major 16-row panels (F16 converted once) and the tokens
+// into k-major 6-token panels, then runs a 6 x 16 outer-product kernel: per k two weight loads,
+// six broadcasts from one pointer and 12 FMAs into 12 accumulators, no horizontal sums (the
+// shape BLIS-style AVX2 kernels use). Token panels are walked in blocks that stay in cache while
+// every weight panel passes. With fewer tokens a 4-token x 3-row dot-product tile (12
+// accumulators, 7 loads per 12 FMAs, horizontal sums at the end) avoids the packing.
 #include <stdlib.h>
 #include <string.h>
 #include "od_gemm_rows.h"
@@ -116,21 +117,37 @@ static void pack_panel(int32_t type, int64_t cols, const char *w, size_t w_row_b
     }
 }
 
-/// `nt` (1...6) tokens x 16 packed rows: for each k, two weight vectors and one broadcast per
-/// token, 2 x nt FMAs, no horizontal sums. Each output is one in-order sum over k.
-GEMM_FN void panel_kernel(int nt, int64_t cols, const float *panel, const float *x, float *out,
-                          int64_t out_stride, int64_t valid) {
-    __m256 acc[6][2];
-    for (int i = 0; i < 6; i++) acc[i][0] = acc[i][1] = _mm256_setzero_ps();
-    for (int64_t k = 0; k < cols; k++) {
-        __m256 w0 = _mm256_loadu_ps(panel + k * 16), w1 = _mm256_loadu_ps(panel + k * 16 + 8);
-        for (int i = 0; i < nt; i++) {
-            __m256 b = _mm256_broadcast_ss(x + i * cols + k);
-            acc[i][0] = _mm256_fmadd_ps(b, w0, acc[i][0]);
-            acc[i][1] = _mm256_fmadd_ps(b, w1, acc[i][1]);
+/// Packs tokens [t0, t0 + 6) of x into a k-major micro-panel: xp[k * 6 + i] = x[t0 + i][k]
+/// (tokens past `n_tokens` are zeros), so the kernel reads its six broadcasts from one pointer.
+static void pack_tokens(int64_t cols, const float *x, int64_t t0, int64_t n_tokens, float *xp) {
+    for (int64_t i = 0; i < 6; i++) {
+        const float *row = x + (t0 + i) * cols;
+        if (t0 + i >= n_tokens) {
+            for (int64_t k = 0; k < cols; k++) xp[k * 6 + i] = 0;
+        } else {
+            for (int64_t k = 0; k < cols; k++) xp[k * 6 + i] = row[k];
         }
     }
-    for (int i = 0; i < nt; i++) {
+}
+
+/// 6 packed tokens x 16 packed rows: per k two weight loads, six broadcasts from one pointer and
+/// 12 FMAs into 12 register accumulators; no horizontal sums. Each output is one in-order sum
+/// over k. Writes the first `nt` tokens and `valid` rows.
+GEMM_FN void micro_6x16(int64_t cols, const float *xp, const float *panel, float *out, int64_t out_stride,
+                        int64_t nt, int64_t valid) {
+    __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
+    __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+    for (int64_t k = 0; k < cols; k++, xp += 6, panel += 16) {
+        __m256 w0 = _mm256_load_ps(panel), w1 = _mm256_load_ps(panel + 8), a;
+        a = _mm256_broadcast_ss(xp + 0); c00 = _mm256_fmadd_ps(a, w0, c00); c01 = _mm256_fmadd_ps(a, w1, c01);
+        a = _mm256_broadcast_ss(xp + 1); c10 = _mm256_fmadd_ps(a, w0, c10); c11 = _mm256_fmadd_ps(a, w1, c11);
+        a = _mm256_broadcast_ss(xp + 2); c20 = _mm256_fmadd_ps(a, w0, c20); c21 = _mm256_fmadd_ps(a, w1, c21);
+        a = _mm256_broadcast_ss(xp + 3); c30 = _mm256_fmadd_ps(a, w0, c30); c31 = _mm256_fmadd_ps(a, w1, c31);
+        a = _mm256_broadcast_ss(xp + 4); c40 = _mm256_fmadd_ps(a, w0, c40); c41 = _mm256_fmadd_ps(a, w1, c41);
+        a = _mm256_broadcast_ss(xp + 5); c50 = _mm256_fmadd_ps(a, w0, c50); c51 = _mm256_fmadd_ps(a, w1, c51);
+    }
+    __m256 acc[6][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}, {c40, c41}, {c50, c51}};
+    for (int64_t i = 0; i < nt; i++) {
         float *o = out + i * out_stride;
         if (valid == 16) {
             _mm256_storeu_ps(o, acc[i][0]);
@@ -144,20 +161,35 @@ GEMM_FN void panel_kernel(int nt, int64_t cols, const float *panel, const float 
     }
 }
 
+// Token micro-panels per block: 24 x 6 tokens of x (at most 24 x 6 x 1536 x 4 B = 884 KiB for
+// the widest encoder input, usually far less) stay in cache while every weight panel passes.
+enum { TOKEN_PANELS = 24 };
+
 __attribute__((target("avx2,fma,f16c")))
 static int gemm_packed(int32_t type, int64_t cols, const char *w, size_t w_row_bytes, int64_t row_begin,
                        int64_t row_end, const float *x, int64_t n_tokens, float *out, int64_t out_stride) {
-    float *panel = aligned_alloc(64, (size_t)((cols * 16 * sizeof(float) + 63) / 64 * 64));
-    if (!panel) return 0;
-    for (int64_t r0 = row_begin; r0 < row_end; r0 += 16) {
-        int64_t valid = row_end - r0 < 16 ? row_end - r0 : 16;
-        pack_panel(type, cols, w, w_row_bytes, r0, row_end, panel);
-        int64_t t = 0;
-        // The 6-token case is spelled out so the compiler keeps all 12 accumulators in registers.
-        for (; t + 6 <= n_tokens; t += 6) panel_kernel(6, cols, panel, x + t * cols, out + t * out_stride + r0, out_stride, valid);
-        for (; t < n_tokens; t++) panel_kernel(1, cols, panel, x + t * cols, out + t * out_stride + r0, out_stride, valid);
+    // Both operands packed once per call: every 16-row weight panel (F16 converted once) and every
+    // 6-token panel; the packing is 1/n_tokens and 1/rows of the multiply-adds.
+    int64_t n_panels = (row_end - row_begin + 15) / 16, n_tpanels = (n_tokens + 5) / 6;
+    size_t panel_floats = (size_t)(cols * 16), tpanel_floats = (size_t)(cols * 6);
+    float *panels = aligned_alloc(64, ((size_t)n_panels * panel_floats * sizeof(float) + 63) / 64 * 64);
+    float *tpanels = aligned_alloc(64, ((size_t)n_tpanels * tpanel_floats * sizeof(float) + 63) / 64 * 64);
+    if (!panels || !tpanels) { free(panels); free(tpanels); return 0; }
+    for (int64_t p = 0; p < n_panels; p++) pack_panel(type, cols, w, w_row_bytes, row_begin + p * 16, row_end, panels + p * panel_floats);
+    for (int64_t q = 0; q < n_tpanels; q++) pack_tokens(cols, x, q * 6, n_tokens, tpanels + q * tpanel_floats);
+    for (int64_t q0 = 0; q0 < n_tpanels; q0 += TOKEN_PANELS) {
+        int64_t q1 = q0 + TOKEN_PANELS < n_tpanels ? q0 + TOKEN_PANELS : n_tpanels;
+        for (int64_t p = 0; p < n_panels; p++) {
+            int64_t r0 = row_begin + p * 16, valid = row_end - r0 < 16 ? row_end - r0 : 16;
+            for (int64_t q = q0; q < q1; q++) {
+                int64_t t0 = q * 6, nt = n_tokens - t0 < 6 ? n_tokens - t0 : 6;
+                micro_6x16(cols, tpanels + q * tpanel_floats, panels + p * panel_floats, out + t0 * out_stride + r0,
+                           out_stride, nt, valid);
+            }
+        }
     }
-    free(panel);
+    free(panels);
+    free(tpanels);
     return 1;
 }
 

@@ -51,6 +51,11 @@ package enum FormatError: Error, Sendable, Equatable {
     case invalidHeader(format: String, detail: String)
     /// A safetensors dtype the reader does not know.
     case unsupportedDType(name: String, dtype: String)
+    /// A protobuf field arrived with another wire type than its schema gives it (`expected` nil: no
+    /// wire type has that number).
+    case wrongWireType(field: String, expected: UInt8?, found: UInt8, offset: Int)
+    /// A protobuf varint longer than 10 bytes, or a field key with field number 0.
+    case malformedVarint(field: String, offset: Int)
 }
 
 extension FormatError: CustomStringConvertible {
@@ -84,6 +89,9 @@ extension FormatError: CustomStringConvertible {
         case let .wrongMetadataType(key, expected, found): "metadata '\(key)': expected \(expected), found \(found)"
         case let .invalidHeader(format, detail): "invalid \(format) file: \(detail)"
         case let .unsupportedDType(name, dtype): "tensor '\(name)': unsupported dtype \(dtype)"
+        case let .wrongWireType(field, expected, found, offset):
+            "\(field): wire type \(found) at offset \(offset)" + (expected.map { ", expected \($0)" } ?? " is not a protobuf wire type")
+        case let .malformedVarint(field, offset): "\(field): malformed varint at offset \(offset)"
         }
     }
 }

@@ -27,6 +27,10 @@ package enum ModelError: Error, Sendable, Equatable {
     case adapterPairIncomplete(tensor: String)
     /// An adapter with no tensor pairs.
     case adapterEmpty
+    /// Speech synthesis was asked to speak no phoneme ids.
+    case emptyPhonemeIDs
+    /// A phoneme id outside the voice's embedding table.
+    case phonemeIDOutOfRange(id: Int, position: Int, vocabularySize: Int)
 }
 
 extension ModelError: CustomStringConvertible {
@@ -46,6 +50,8 @@ extension ModelError: CustomStringConvertible {
         case .adapterTargetUnsupported(let tensor): "adapter tensor '\(tensor)' targets no adaptable weight of the model"
         case .adapterPairIncomplete(let tensor): "adapter tensor '\(tensor)' has no matching lora_a/lora_b half"
         case .adapterEmpty: "the adapter has no lora_a/lora_b tensor pairs"
+        case .emptyPhonemeIDs: "no phoneme ids to synthesize"
+        case let .phonemeIDOutOfRange(id, position, size): "phoneme id \(id) at position \(position) is outside the voice's \(size) ids"
         }
     }
 }

@@ -30,6 +30,9 @@ public final class OnDevice: Sendable {
         public var embeddingModel: String = Op.embed.defaultModelId
         /// Model store root; nil uses `ONDEVICE_HOME`, else the XDG data directory.
         public var storeRoot: String?
+        /// Base URL of the Hugging Face hub (or a mirror) that downloads use; nil reads
+        /// `HF_ENDPOINT`. The kit names no hub host itself.
+        public var hubEndpoint: URL?
         /// Kernel threads; nil uses every core.
         public var threads: Int?
         /// Context length of text sessions; nil uses min(model context, 4096).
@@ -53,6 +56,7 @@ public final class OnDevice: Sendable {
         self.configuration = configuration
         var dependencies = RuntimeDependencies.complete()
         if let root = configuration.storeRoot { dependencies.store.root = root }
+        if let endpoint = configuration.hubEndpoint { dependencies.store.hfEndpoint = endpoint }
         // An app's configuration is its own: the instance does not read or write the user's
         // settings file.
         dependencies.settingsFile = nil

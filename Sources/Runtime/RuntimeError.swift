@@ -26,6 +26,12 @@ package enum RuntimeError: Error, Sendable, Equatable {
     case superseded(revision: UInt64)
     /// The caller cancelled while waiting for memory or a load.
     case cancelled
+    /// The id names a model, not a LoRA adapter.
+    case notAnAdapter(id: String)
+    /// The adapter's catalog entry names no base model to check it against.
+    case adapterWithoutBase(id: String)
+    /// The adapter cannot be applied to the model it was registered for (architecture, names, shapes).
+    case adapterDoesNotFit(id: String, base: String, reason: String)
 }
 
 extension RuntimeError: CustomStringConvertible {
@@ -45,6 +51,9 @@ extension RuntimeError: CustomStringConvertible {
         case let .settingsWrite(path, errno): "cannot write settings \(path) (errno \(errno))"
         case .superseded(let revision): "superseded by configuration revision \(revision)"
         case .cancelled: "cancelled"
+        case .notAnAdapter(let id): "'\(id)' is not a LoRA adapter"
+        case .adapterWithoutBase(let id): "LoRA adapter '\(id)' names no base model (register or import it with one)"
+        case let .adapterDoesNotFit(id, base, reason): "LoRA adapter '\(id)' does not fit '\(base)': \(reason)"
         }
     }
 }

@@ -1,12 +1,13 @@
-import Engine
 import Foundation
 import ModelStore
+import Runtime
 
 /// `ondevice lora list|import|rm`: LoRA adapters in the model store. An adapter is an artifact
 /// like a model (id, file, size, sha256, same install and verify rules) whose entry also names
-/// the base model it was checked against at import; `--lora ID` then finds it by id.
+/// the base model it was checked against; `--lora ID` then finds it by id. The lifecycle itself
+/// is the runtime's `AdapterCatalog`, which the SDK uses too.
 enum LoRACommand {
-    static let subcommands = "list, import, rm"
+    static let subcommands = "list, pull, import, rm"
 
     static func run(_ args: ArraySlice<String>) async throws {
         guard let sub = args.first else { throw CLIError.missingArgument("lora subcommand (\(subcommands))") }
@@ -14,6 +15,7 @@ enum LoRACommand {
         switch sub {
         case "list", "ls": try await list(rest)
         case "import": try await importAdapter(rest)
+        case "pull": try await pull(rest)
         case "rm", "remove": try await remove(rest)
         default: throw CLIError.unknownCommand("lora \(sub)")
         }
@@ -23,9 +25,7 @@ enum LoRACommand {
     static func list(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["base"], flags: ["json"])
         try ModelsCommand.noPositionals(a)
-        let store = try ModelStore()
-        var adapters = await store.list().filter { $0.entry.kind == .lora }
-        if let base = a.string("base") { adapters = adapters.filter { $0.entry.baseModel == base } }
+        let adapters = await AdapterCatalog(store: try ModelStore()).adapters(for: a.string("base"))
         if a.has("json") {
             try printJSON(["adapters": adapters.map(json)])
             return
@@ -45,30 +45,33 @@ enum LoRACommand {
         guard let path = a.positionals.first else { throw CLIError.missingArgument("PATH") }
         guard a.positionals.count == 1 else { throw CLIError.io("unexpected argument '\(a.positionals[1])'") }
         let id = try a.require("id"), base = try a.require("base")
-        let model = try LanguageModel(path: try await ModelLocator.path(for: base))
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        do { _ = try model.loadAdapter(path: absolute) } catch { throw CLIError.io("LoRA adapter '\(path)' does not fit '\(base)': \(error)") }
         let store = try ModelStore()
-        var installed = try await store.importModel(id: id, from: absolute, kind: .lora)
-        installed.entry.baseModel = base
-        try await store.register(installed.entry)
-        let status = try await store.get(id)
+        let installed = try await AdapterCatalog(store: store).importAdapter(at: absolute, id: id, base: base)
         if a.has("json") {
-            try printJSON(json(status))
+            try printJSON(json(try await store.get(id)))
         } else {
             print("imported LoRA \(id) for \(base) (\(byteText(installed.entry.knownBytes)), sha256 \(installed.entry.files.first?.sha256 ?? "?")) at \(installed.directory)")
         }
+    }
+
+    /// `pull SPEC --base M [--id ID] [--sha256 HEX] [--json]`: `models pull --base M`, an adapter
+    /// for M through the store (resumed, verified, installed atomically, then checked against M).
+    static func pull(_ args: ArraySlice<String>) async throws {
+        guard args.contains("--base") || args.contains(where: { $0.hasPrefix("--base=") }) else {
+            throw CLIError.missingArgument("--base (the model the adapter is for)")
+        }
+        try await ModelsCommand.pull(args)
     }
 
     /// `rm ID...`: deletes adapters' files (refuses ids that are not adapters).
     static func remove(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: [], flags: ["json"])
         guard !a.positionals.isEmpty else { throw CLIError.missingArgument("ID") }
-        let store = try ModelStore()
+        let adapters = AdapterCatalog(store: try ModelStore())
         var removed: [String] = []
         for id in a.positionals {
-            guard try await store.get(id).entry.kind == .lora else { throw CLIError.io("'\(id)' is not a LoRA adapter (see 'ondevice models rm')") }
-            guard try await store.delete(id) else { throw StoreError.notInstalled(id: id) }
+            guard try await adapters.remove(id) else { throw StoreError.notInstalled(id: id) }
             removed.append(id)
             if !a.has("json") { print("removed \(id)") }
         }

@@ -29,7 +29,7 @@ extension CatalogEntry {
     var totalBytes: Int64? { files.allSatisfy { $0.bytes != nil } ? knownBytes : nil }
 
     var json: [String: Any] {
-        [
+        var object: [String: Any] = [
             "id": id, "kind": kind.rawValue, "license": license, "source": source.json,
             "pinned": Catalog.isPinned(id), "total_bytes": totalBytes ?? NSNull(),
             "files": files.map { file -> [String: Any] in
@@ -37,6 +37,8 @@ extension CatalogEntry {
                  "source_path": file.sourcePath]
             },
         ]
+        if kind == .lora { object["base_model"] = baseModel ?? NSNull() }
+        return object
     }
 }
 

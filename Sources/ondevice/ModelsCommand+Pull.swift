@@ -8,8 +8,12 @@ extension ModelsCommand {
     /// Starting a pull is resuming it: bytes left in staging by an interrupted run (even one killed
     /// with SIGKILL) are hashed and only the rest is requested. `--json` prints one JSON object per
     /// line: progress events, then `{"event": "installed", ...}`.
+    ///
+    /// `--base M` pulls a LoRA adapter (`--kind lora` implied) made for model M: once verified it
+    /// is checked against M like `lora import` does, recorded with M as its base (so `lora list
+    /// --base M` finds it), or removed again with the reason when it does not fit.
     static func pull(_ args: ArraySlice<String>) async throws {
-        let a = try Arguments(args, options: ["sha256", "id", "kind"], flags: ["json"])
+        let a = try Arguments(args, options: ["sha256", "id", "kind", "base"], flags: ["json"])
         guard let text = a.positionals.first else { throw CLIError.missingArgument("ID, hf:OWNER/REPO[@REVISION]/FILE or URL") }
         guard a.positionals.count == 1 else { throw CLIError.io("unexpected argument '\(a.positionals[1])'") }
         if text.hasPrefix("http://") || text.hasPrefix("https://") {
@@ -18,14 +22,18 @@ extension ModelsCommand {
             _ = try a.require("id")
         }
         let spec = try PullSpec.parse(text, sha256: a.string("sha256"), id: a.string("id"))
+        let base = a.string("base")
         let kind = try parseKind(a.string("kind"))
+        if base != nil, kind != nil, kind != .lora { throw CLIError.io("--base names the model a LoRA adapter is for; it needs --kind lora") }
         let store = try ModelStore()
-        let id = try await register(spec, kind: kind, in: store)
+        let adapters = AdapterCatalog(store: store)
+        let id = if let base { try await adapters.register(spec, base: base) } else { try await register(spec, kind: kind, in: store) }
         let json = a.has("json")
         let bar = ProgressBar(label: id)
-        let model = try await store.pull(id) { progress in
+        let progress: @Sendable (PullProgress) -> Void = { progress in
             if json { printJSONLine(progress.json) } else { bar.update(progress) }
         }
+        let model = if base != nil { try await adapters.pull(id, progress: progress) } else { try await store.pull(id, progress: progress) }
         bar.finish()
         if json {
             var object = model.json

@@ -7,25 +7,9 @@ import TestSupport
 /// LoRA adapters on tiny F32 models: the run-time delta equals merging B·A into the weights,
 /// removing an adapter restores the base bit for bit, and bad adapters are typed errors.
 @Suite struct LoRAAdapterTests {
-    static let matrices = ["attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down"]
-
-    /// A random F32 adapter of `rank` for every adapted weight of `base` (shapes from its tensors).
     static func adapter(for base: GGUFWriter, rank: Int, alpha: Float, seed: UInt64,
                         architecture: String = "llama", edit: (inout GGUFWriter) -> Void = { _ in }) -> GGUFWriter {
-        var rng = SeededGenerator(seed: seed)
-        var w = GGUFWriter()
-        w.add("general.architecture", .string(architecture))
-        w.add("general.type", .string("adapter"))
-        w.add("adapter.type", .string("lora"))
-        w.add("adapter.lora.alpha", .float32(alpha))
-        for t in base.tensors where matrices.contains(where: { t.name.hasSuffix(".\($0).weight") }) {
-            let (inputs, outputs) = (Int(t.dims[0]), Int(t.dims[1]))
-            func random(_ n: Int) -> [Float] { (0..<n).map { _ in Float(Double(rng.next() % 2001) / 1000 - 1) * 0.3 } }
-            w.addTensor(name: t.name + ".lora_a", floats: random(inputs * rank), shape: [inputs, rank])
-            w.addTensor(name: t.name + ".lora_b", floats: random(rank * outputs), shape: [rank, outputs])
-        }
-        edit(&w)
-        return w
+        GGUFWriter.loraAdapter(for: base, rank: rank, alpha: alpha, seed: seed, architecture: architecture, edit: edit)
     }
 
     static func floats(_ bytes: [UInt8]) -> [Float] {

@@ -8,7 +8,7 @@ struct EncoderKernelTests {
         (0..<n).map { _ in Float(Double(g.next() >> 11) / Double(1 << 53)) * 2 - 1 }
     }
 
-    @Test(arguments: [(1, 8, 1), (4, 8, 3), (5, 24, 7), (13, 384, 29), (64, 96, 100), (67, 136, 97)])
+    @Test(arguments: [(1, 8, 1), (4, 8, 3), (5, 24, 7), (13, 384, 29), (64, 96, 100), (67, 136, 97), (161, 64, 35)])
     func `the blocked product equals the scalar one for F32 and F16 weights`(_ shape: (Int, Int, Int)) {
         let (tokens, cols, rows) = shape
         var g = SeededGenerator(seed: UInt64(tokens * 1000 + cols + rows))

@@ -7,3 +7,4 @@
 #include "od_writeback.h"
 #include "od_gemm.h"
 #include "od_gemm_rows.h"
+#include "od_conv1d.h"

@@ -1,0 +1,58 @@
+import Audio
+import Foundation
+import Models
+import TestSupport
+import Testing
+
+/// The Joe voice against onnxruntime's output (golden/tts, noise scales 0, length scale 1).
+/// Without the voice installed these tests are skipped by their `.enabled(if:)` trait.
+@Suite struct PiperGoldenTests {
+    static let voicePath = TestModels.path("en_US-joe-medium.onnx")
+
+    nonisolated(unsafe) private static var cached: PiperVoiceModel?
+    private static let lock = NSLock()
+
+    static func voice() throws -> PiperVoiceModel {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached { return cached }
+        let model = try PiperVoiceModel.load(onnx: URL(fileURLWithPath: voicePath ?? ""))
+        cached = model
+        return model
+    }
+
+    static let golden = PiperScales(noiseScale: 0, lengthScale: 1, noiseW: 0)
+
+    @Test(.enabled(if: voicePath != nil))
+    func `durations equal onnxruntime's frames per phoneme id`() throws {
+        let voice = try Self.voice()
+        for record in try GoldenFiles.lines("tts/piper-joe.jsonl") {
+            let audio = try voice.synthesize(phonemeIDs: record.ints("phoneme_ids"), scales: Self.golden, seed: 0, threads: 2)
+            #expect(audio.framesPerID == record.ints("frames_per_phoneme_id"), "\(record.string("id"))")
+            #expect(audio.samples.count == record.int("n_samples"), "\(record.string("id"))")
+        }
+    }
+
+    /// Measured on the two golden sentences: max abs diff ≤ 2.0e-4 and SNR ≥ 60 dB (see the
+    /// printed figures); the bounds leave room for summation-order differences only.
+    @Test(.enabled(if: voicePath != nil))
+    func `waveform matches onnxruntime's`() throws {
+        let voice = try Self.voice()
+        for record in try GoldenFiles.lines("tts/piper-joe.jsonl") {
+            let id = record.string("id")
+            let expected = try WAVFile.read(path: GoldenFiles.path(record.string("raw_wav"))).samples
+            let audio = try voice.synthesize(phonemeIDs: record.ints("phoneme_ids"), scales: Self.golden, seed: 0, threads: 2)
+            try #require(audio.samples.count == expected.count, "\(id)")
+            var worst: Float = 0, signal: Double = 0, error: Double = 0
+            for (a, b) in zip(audio.samples, expected) {
+                worst = max(worst, abs(a - b))
+                signal += Double(b) * Double(b)
+                error += Double(a - b) * Double(a - b)
+            }
+            let snr = 10 * log10(signal / max(error, 1e-30))
+            print("piper \(id): max abs diff \(worst), SNR \(snr) dB")
+            #expect(worst < 2e-4, "\(id): max abs diff \(worst)")
+            #expect(snr > 60, "\(id): SNR \(snr) dB")
+        }
+    }
+}
