@@ -33,13 +33,19 @@ struct VoiceSessionContext: Sendable {
         var bufferStart = 0
         var fed = 0
         var speechStart: Int?
+        // The utterance of the turn being answered, kept until its reply speaks: speech resuming
+        // before then continues it.
+        var lastUtterance: [Float] = []
+        var carried: [Float] = []
         let reply = VoiceReply(context: self, models: models, slot: slot, core: core)
 
         func endUtterance(at end: Int) {
             guard let start = speechStart else { return }
             speechStart = nil
             let from = max(0, start - Self.prerollSamples - bufferStart), to = min(buffer.count, max(from, end - bufferStart))
-            let utterance = Array(buffer[from..<to])
+            let utterance = carried + buffer[from..<to]
+            carried = []
+            lastUtterance = utterance
             let endedAt = clock.now
             core.speechEnded { turn in Task.detached { await reply.run(turn: turn, utterance: utterance, speechEndedAt: endedAt) } }
         }
@@ -53,8 +59,12 @@ struct VoiceSessionContext: Sendable {
             for event in detector.process(chunk, state: vadState) {
                 switch event {
                 case .speechStarted(let at):
+                    switch core.speechStarted() {
+                    case .ignored: continue
+                    case .continued: carried = lastUtterance
+                    case .fresh, .bargeIn: carried = []
+                    }
                     speechStart = Int(at * 16_000)
-                    core.speechStarted()
                 case .speechEnded(let at):
                     endUtterance(at: Int(at * 16_000))
                 case .activity:

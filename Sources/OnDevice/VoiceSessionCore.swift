@@ -44,17 +44,40 @@ final class VoiceSessionCore: Sendable {
         state.withLock { s in if s.phase != .closed { continuation.yield(event) } }
     }
 
-    /// Voice activity began. During a reply (with barge-in on) the reply stops first.
-    func speechStarted() {
+    /// What new speech did to the turn in progress.
+    enum SpeechStart: Equatable {
+        /// A new utterance while listening.
+        case fresh
+        /// The reply had not started speaking: the user was not done, so the pending reply is
+        /// dropped and the new speech continues the previous utterance.
+        case continued
+        /// The reply was speaking and stopped (barge-in); the session listens to the new utterance.
+        case bargeIn
+        /// Barge-in is off and the reply is speaking: the speech is ignored.
+        case ignored
+    }
+
+    /// Voice activity began.
+    func speechStarted() -> SpeechStart {
         state.withLock { s in
-            guard s.phase != .closed else { return }
+            guard s.phase != .closed else { return .ignored }
+            var start = SpeechStart.fresh
             if case .replying = s.phase {
-                guard bargeIn else { return }
-                stopReply(&s)
-                continuation.yield(.listening)
+                if s.playedUntil == nil && !s.replyDone {
+                    s.reply?.cancel()
+                    s.turn += 1
+                    s.reply = nil
+                    start = .continued
+                } else {
+                    guard bargeIn else { return .ignored }
+                    stopReply(&s)
+                    continuation.yield(.listening)
+                    start = .bargeIn
+                }
             }
             s.phase = .userSpeaking
             continuation.yield(.speechStarted)
+            return start
         }
     }
 
