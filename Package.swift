@@ -19,6 +19,10 @@ let package = Package(
         .target(name: "Kernels", dependencies: ["Tensor", "CKernels"]),
         .target(name: "Formats", dependencies: ["Tensor"]),
         .target(name: "Tokenizers", dependencies: ["Formats"]),
+        // espeak-ng, the phonemizer Piper voices are trained with (Debian's libespeak-ng).
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        // Text to phoneme ids for Piper voices: espeak-ng clauses mapped through the voice config.
+        .target(name: "Phonemes", dependencies: ["CEspeakNG"]),
         .target(name: "Audio"),
         // Still images: decoding, orientation, resampling (the photo features read from here).
         .target(name: "Imaging", dependencies: ["CImageCodecs"]),
@@ -32,14 +36,14 @@ let package = Package(
         .target(name: "Photos", dependencies: ["Imaging", "Models", "Runtime", "ModelStore"]),
         .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "ModelStore", dependencies: ["CKernels"]),
-        .target(name: "Runtime", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor"]),
+        .target(name: "Runtime", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Phonemes"]),
         .target(name: "Retrieval", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
         .target(name: "OnDevice", dependencies: ["Runtime", "Retrieval", "Audio", "Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Photos"]),
         .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
         .target(name: "Server", dependencies: ["Runtime", "Retrieval", "Engine", "Models", "ModelStore", "Tokenizers", "Audio"]),
         .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "Engine", "ModelStore", "Models", "TestSupport"]),
-        .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats", "Audio"]),
+        .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats", "Audio", "Phonemes"]),
         .target(name: "TestSupport", dependencies: ["Formats", "Tensor", "Tokenizers"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Tensor", "CKernels"]),
@@ -48,7 +52,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Tensor", "TestSupport"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Engine", "ModelStore", "Models", "Tokenizers", "TestSupport"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Audio", "Formats", "Tokenizers", "Models", "Engine", "Kernels", "CKernels", "Tensor", "TestSupport"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Audio", "Formats", "Tokenizers", "Models", "Engine", "Kernels", "CKernels", "Tensor", "TestSupport", "Phonemes"]),
         .testTarget(name: "RetrievalTests", dependencies: ["Retrieval", "Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ModelStore", "TestSupport"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Imaging", "Runtime", "ModelStore", "TestSupport"]),

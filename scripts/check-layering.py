@@ -10,8 +10,9 @@ Exit status 1 lists every violation.
 import json, os, re, subprocess, sys
 
 # Lower number = lower layer. Executables and tests sit above everything.
-RANK = {"Tensor": 0, "CKernels": 0, "CJPEG": 0, "CPNG": 0, "CImageCodecs": 1, "Kernels": 1, "Formats": 1, "Tokenizers": 2, "Audio": 2, "Imaging": 2, "Models": 2,
-        "ModelStore": 2, "Engine": 3, "Runtime": 4, "Retrieval": 4,
+RANK = {"Tensor": 0, "CKernels": 0, "CJPEG": 0, "CPNG": 0, "CEspeakNG": 0, "CImageCodecs": 1, "Kernels": 1, "Formats": 1,
+        "Tokenizers": 2, "Phonemes": 2, "Audio": 2, "Imaging": 2, "Models": 2, "ModelStore": 2, "Engine": 3, "Runtime": 4,
+        "Retrieval": 4,
         # Photos sits between Runtime (whose configuration picks its backend) and OnDevice.
         "Photos": 4.5, "OnDevice": 5, "TestSupport": 5,
         "Server": 6}

@@ -1,8 +1,9 @@
 import Audio
 import Models
+import Phonemes
 import Tokenizers
 
-/// Errors of the speech engine (transcription and voice activity detection).
+/// Errors of the speech engine (transcription, voice activity detection, synthesis).
 ///
 /// Kept apart from `EngineError` (the language-model engine's) so the two halves of the engine
 /// evolve in separate files; both follow the same shape.
@@ -19,6 +20,8 @@ package enum SpeechError: Error, Sendable, Equatable {
     case invalidOption(name: String, value: String, expected: String)
     /// A language code the model has no token for.
     case unsupportedLanguage(String)
+    /// The text front end failed: a malformed voice config or an espeak-ng error.
+    case phonemes(PhonemeError)
     /// The caller cancelled the work.
     case cancelled
 }
@@ -33,6 +36,7 @@ extension SpeechError: CustomStringConvertible {
         case .missingFile(let path): "missing model file \(path)"
         case let .invalidOption(name, value, expected): "\(name) \(value) is invalid: expected \(expected)"
         case .unsupportedLanguage(let code): "the model has no language '\(code)'"
+        case .phonemes(let e): e.description
         case .cancelled: "cancelled"
         }
     }

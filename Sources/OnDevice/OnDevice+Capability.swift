@@ -66,6 +66,9 @@ extension OnDevice {
                                                                    options: LoadOptions(threads: modelThreads), op: .transcribe)
             case .detectSpeech:
                 report = try await runtime.capabilities.capability(modelId: configuration.voiceActivityModel, options: LoadOptions(), op: .vad)
+            case .speak:
+                report = try await runtime.capabilities.capability(modelId: configuration.speechVoice,
+                                                                   options: LoadOptions(threads: modelThreads), op: .speak)
             case .embed, .search:
                 report = try await runtime.capabilities.capability(modelId: configuration.embeddingModel,
                                                                    options: LoadOptions(threads: modelThreads), op: operation.op)

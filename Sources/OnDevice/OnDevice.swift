@@ -24,6 +24,8 @@ public final class OnDevice: Sendable {
         public var transcriptionModel: String = Op.transcribe.defaultModelId
         /// The voice activity model of `detectSpeech` and `skipSilence`.
         public var voiceActivityModel: String = Op.vad.defaultModelId
+        /// The Piper voice of `synthesize`, `speak` and voice sessions (`piper-en_US-joe-medium`).
+        public var speechVoice: String = Op.speak.defaultModelId
         /// The embedding model of `embed` (`all-minilm-l6-v2`, `nomic-embed-text-v1.5-f16`).
         public var embeddingModel: String = Op.embed.defaultModelId
         /// Model store root; nil uses `ONDEVICE_HOME`, else the XDG data directory.

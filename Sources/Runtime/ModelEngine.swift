@@ -13,7 +13,7 @@ package struct LoadOptions: Sendable, Equatable, Hashable, Codable {
 }
 
 /// One kind of model the runtime can load: builds the loader for an installed model. The LLM,
-/// speech recognition and voice-activity engines live here; the embedding engine needs
+/// speech recognition, voice-activity and speech synthesis engines live here; the embedding engine needs
 /// Retrieval (a peer layer), so the OnDevice composition root registers it
 /// (`EngineRegistry.complete`).
 package protocol ModelEngine: Sendable {
@@ -51,7 +51,8 @@ package struct EngineRegistry: Sendable {
     private var engines: [ModelKind: any ModelEngine] = [:]
 
     /// The engines the runtime layer itself provides.
-    package static let runtimeEngines: [any ModelEngine] = [LanguageModelEngine(), SpeechRecognitionEngine(), VoiceActivityEngine()]
+    package static let runtimeEngines: [any ModelEngine] = [LanguageModelEngine(), SpeechRecognitionEngine(), VoiceActivityEngine(),
+                                                            SpeechSynthesisEngine()]
 
     package init(_ engines: [any ModelEngine] = EngineRegistry.runtimeEngines) {
         for engine in engines { register(engine) }

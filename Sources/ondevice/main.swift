@@ -27,6 +27,9 @@ let usage = """
       transcribe FILE [--model ID] [--stream] [--vad] [--beam N] [--language L] [--json|--srt|--vtt]
       vad      FILE [--model ID] [--threshold T] [--json]
       bench-asr FILE... [--model ID] [--threads 1,2] [--beam N] [--repetitions R] [--json]
+      speak    TEXT|--file F -o out.wav|- [--voice ID] [--noise-scale S] [--length-scale S] [--noise-w S] [--seed N] [--json]
+      voice    --input in.wav -o reply.wav [--stt ID] [--llm M] [--tts ID] [--system TEXT] [--json]
+      bench-tts [--voice ID] [--threads N] [--repetitions R] [--json]
       embed    TEXT|--file F [--model E] [--task query|document | --prefix P] [--overflow truncate|chunk|fail] [--json]
       index    add PATH... | remove ID... | list | reembed | compact  [--index DIR] [--model E | --lexical]
       search   QUERY [--k N] [--json] [--index DIR] [--model E | --lexical]
@@ -67,6 +70,9 @@ func runCommand(_ args: [String]) async throws {
     case "transcribe": try await TranscribeCommand.run(rest)
     case "vad": try await VADCommand.run(rest)
     case "bench-asr": try await ASRBenchCommand.run(rest)
+    case "speak": try await SpeakCommand.run(rest)
+    case "voice": try await VoiceCommand.run(rest)
+    case "bench-tts": try await TTSBenchCommand.run(rest)
     case "embed": try await EmbedCommand.run(rest)
     case "index": try await IndexCommand.run(rest)
     case "search": try await SearchCommand.run(rest)

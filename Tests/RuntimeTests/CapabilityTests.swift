@@ -49,11 +49,11 @@ import Testing
 
     @Test func `a kind with no engine in this build is unsupported, and only that`() async throws {
         let runtime = try await fixture.runtime(fixture.dependencies())
-        let report = try await runtime.capability(.speak)
-        #expect(report.status == .unsupported(reason: "no engine for tts models in this build"))
-        #expect(report.modelId == Op.speak.defaultModelId)
-        // Speech recognition and voice activity have engines in the runtime layer itself.
-        for op in [Op.transcribe, .vad] {
+        let report = try await runtime.capability(.classify)
+        #expect(report.status == .unsupported(reason: "no engine for vision models in this build"))
+        #expect(report.modelId == Op.classify.defaultModelId)
+        // Speech recognition, voice activity and synthesis have engines in the runtime layer itself.
+        for op in [Op.transcribe, .vad, .speak] {
             #expect(try await runtime.capability(op).status.name == "needs_download")
         }
         // The text ops use an LLM, which has an engine: never unsupported, whatever the CPU flags.

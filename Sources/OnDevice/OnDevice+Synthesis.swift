@@ -1,0 +1,80 @@
+import Audio
+import Engine
+import Foundation
+import Runtime
+
+/// Text to speech with a Piper voice (`Configuration.speechVoice`, or `voice`). Each op leases
+/// the voice from the residency cache (downloaded on first use) and gives it back when done.
+extension OnDevice {
+    /// Speaks `text` into memory.
+    public func synthesize(_ text: String, voice: String? = nil, options: SpeechOptions = SpeechOptions()) async throws -> SpeechAudio {
+        var samples: [Float] = []
+        var rate = 0
+        for try await event in synthesisStream(text, voice: voice, options: options) {
+            switch event {
+            case .audio(let chunk):
+                samples += chunk.samples
+                rate = chunk.sampleRate
+            case .finished(let metrics):
+                return SpeechAudio(samples: samples, sampleRate: rate, metrics: metrics)
+            }
+        }
+        throw OnDeviceError.cancelled
+    }
+
+    /// Speaks `text` into a 16-bit mono WAV file at `file` (created or replaced). Playing audio
+    /// needs a device; a file is the portable output.
+    @discardableResult
+    public func speak(_ text: String, to file: URL, voice: String? = nil, options: SpeechOptions = SpeechOptions()) async throws -> SpeechAudio {
+        let audio = try await synthesize(text, voice: voice, options: options)
+        do { try WAVFile.write(AudioClip(samples: audio.samples, sampleRate: audio.sampleRate), to: file.path) } catch {
+            throw OnDeviceError.invalidArgument("\(file.path): \(error)")
+        }
+        return audio
+    }
+
+    /// Speaks `text` sentence by sentence: the first sentence's audio arrives while the rest is
+    /// still being synthesized. Cancelling the consumer stops before the next sentence and
+    /// releases the voice.
+    public func synthesisStream(_ text: String, voice: String? = nil, options: SpeechOptions = SpeechOptions())
+        -> AsyncThrowingStream<SpeechSynthesisEvent, Error> {
+        let (stream, continuation) = AsyncThrowingStream<SpeechSynthesisEvent, Error>.makeStream()
+        let modelId = voice ?? configuration.speechVoice
+        let engineOptions = synthesisOptions(options)
+        let task = Task.detached { [self] in
+            do {
+                let lease = try await leaseModel(ResidentPiperVoice.self, modelId)
+                do {
+                    for try await event in lease.model.synthesizer.stream(text, options: engineOptions) {
+                        try Task.checkCancellation()
+                        continuation.yield(Self.publicEvent(event))
+                    }
+                    await lease.release()
+                    continuation.finish()
+                } catch {
+                    await lease.release()
+                    throw error
+                }
+            } catch {
+                continuation.finish(throwing: Self.mapped(error))
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    func synthesisOptions(_ options: SpeechOptions) -> SynthesisOptions {
+        SynthesisOptions(noiseScale: options.noiseScale, lengthScale: options.lengthScale, noiseW: options.noiseW,
+                         seed: options.seed, threads: modelThreads)
+    }
+
+    static func publicEvent(_ event: SynthesisEvent) -> SpeechSynthesisEvent {
+        switch event {
+        case .chunk(let c):
+            .audio(SpeechAudioChunk(index: c.index, text: c.text, samples: PCM16.floats(c.pcm16), sampleRate: c.sampleRate))
+        case .finished(let m):
+            .finished(SpeechMetrics(sentences: m.sentences, audioSeconds: m.audioSeconds, computeSeconds: m.computeSeconds,
+                                    firstAudioSeconds: m.firstChunkSeconds))
+        }
+    }
+}

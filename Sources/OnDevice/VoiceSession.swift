@@ -1,0 +1,75 @@
+import Audio
+import Engine
+import Foundation
+import Runtime
+
+/// A spoken conversation: speech in, spoken answers out (VAD → Whisper → language model →
+/// Piper). Made by `OnDevice.createVoiceSession`; read `events` until it ends.
+///
+/// The session holds the VAD, Whisper and voice models for its whole life (the language model
+/// is leased per answer by the chat op). It ends when the input ends and the last answer is
+/// spoken, or at `close()`.
+public final class VoiceSession: Sendable {
+    /// Everything the session does, in order. Ends when the session does.
+    public let events: AsyncStream<VoiceEvent>
+    let core: VoiceSessionCore
+    private let driver: Task<Void, Never>
+
+    init(input: AsyncStream<[Float]>, context: VoiceSessionContext) {
+        let (events, continuation) = AsyncStream<VoiceEvent>.makeStream()
+        let core = VoiceSessionCore(continuation: continuation, bargeIn: context.options.bargeIn)
+        self.events = events
+        self.core = core
+        driver = Task.detached { await context.drive(input: input, core: core) }
+    }
+
+    /// Stops the agent's reply (synthesis and whatever was not yet played) and listens again.
+    public func interrupt() { core.interrupt() }
+
+    /// Ends the session: stops the reply, stops reading input, releases the models.
+    public func close() {
+        core.close()
+        driver.cancel()
+    }
+
+    /// Metrics of every turn so far (interrupted ones included).
+    public var turns: [VoiceTurnMetrics] { core.turns }
+
+    /// The conversation so far (user and assistant messages of completed turns).
+    public var history: [Message] { core.history }
+
+    /// A recorded file as the input of a session: 16 kHz mono chunks of `milliseconds`.
+    public static func audioChunks(of file: URL, milliseconds: Int = 100) throws -> AsyncStream<[Float]> {
+        let clip: AudioClip
+        do { clip = try WAVFile.read(path: file.path).resampled(to: 16_000) } catch {
+            throw OnDeviceError.invalidArgument("\(file.path): \(error)")
+        }
+        let step = max(1, 16 * milliseconds)
+        let samples = clip.samples
+        return AsyncStream { continuation in
+            for start in stride(from: 0, to: samples.count, by: step) {
+                continuation.yield(Array(samples[start..<min(samples.count, start + step)]))
+            }
+            continuation.finish()
+        }
+    }
+}
+
+extension OnDevice {
+    /// A voice session over `input`, 16 kHz mono PCM chunks (a microphone, or
+    /// `VoiceSession.audioChunks(of:)` for a file). `stt`, `llm` and `tts` pick the Whisper
+    /// model, language model and Piper voice (nil: this instance's configured ones; an `llm`
+    /// other than the configured text model runs on an instance of its own).
+    public func createVoiceSession(input: AsyncStream<[Float]>, stt: String? = nil, llm: String? = nil, tts: String? = nil,
+                                   options: VoiceSessionOptions = VoiceSessionOptions()) throws -> VoiceSession {
+        var chat: OnDevice = self
+        if let llm, llm != configuration.textModel {
+            var other = configuration
+            other.textModel = llm
+            chat = try OnDevice(configuration: other)
+        }
+        let context = VoiceSessionContext(ai: self, chat: chat, stt: stt ?? configuration.transcriptionModel,
+                                          tts: tts ?? configuration.speechVoice, options: options)
+        return VoiceSession(input: input, context: context)
+    }
+}

@@ -1,0 +1,45 @@
+import Audio
+import Foundation
+import Testing
+import TestSupport
+
+/// `ondevice speak` and `ondevice voice` on the installed models.
+@Suite(.serialized) struct SpeechCLITests {
+    static let installed = TestModels.path("en_US-joe-medium.onnx") != nil
+
+    @Test(.enabled(if: installed))
+    func `speak writes the golden sentence as a 22 kHz WAV and reports it as JSON`() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("hello.wav")
+        let out = try CLIRunner.run(["speak", "Hello from OnDevice.", "-o", file, "--noise-scale", "0", "--noise-w", "0", "--json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect((json["sentences"] as? Int) == 1)
+        let clip = try WAVFile.read(path: file)
+        #expect(clip.sampleRate == 22_050)
+        #expect(clip.samples.count == 31_488)  // golden t01_hello n_samples: durations equal piper's
+    }
+
+    @Test(.enabled(if: installed))
+    func `speak without an output or text fails with one line`() throws {
+        let noOutput = try CLIRunner.run(["speak", "Hello"])
+        #expect(noOutput.status == 2 && noOutput.stderr.contains("--output"), "\(noOutput.stderr)")
+        let noText = try CLIRunner.run(["speak", "-o", "/tmp/never.wav"])
+        #expect(noText.status == 2 && noText.stderr.contains("TEXT"), "\(noText.stderr)")
+    }
+
+    @Test(.enabled(if: installed))
+    func `voice answers a recorded question into a WAV, printing events as they happen`() throws {
+        let directory = try TemporaryDirectory()
+        let reply = directory.file("reply.wav")
+        let input = GoldenFiles.root.appendingPathComponent("audio/p01_piper_weather.wav").path
+        let out = try CLIRunner.run(["voice", "--input", input, "-o", reply, "--threads", "2"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        let order = ["listening", "speech started", "speech ended", "user:", "thinking", "agent:", "speaking:", "turn:"]
+        var at = 0
+        for line in lines where at < order.count && line.hasPrefix(order[at]) { at += 1 }
+        #expect(at == order.count, "\(lines)")
+        #expect(try WAVFile.read(path: reply).samples.count > 0)
+    }
+}
