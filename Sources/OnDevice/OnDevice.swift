@@ -97,10 +97,9 @@ public final class OnDevice: Sendable {
                 continuation.finish(throwing: error)
                 return
             }
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let outcome = await withCheckedContinuation { (done: CheckedContinuation<Result<TextResult, Error>, Never>) in
                 ComputeThread.start(name: "ondevice.text") {
-                    defer { done.resume() }
-                    do {
+                    done.resume(returning: Result {
                         // Adapters load once per resident model and are shared; the scales are this request's.
                         var scaled: [ScaledAdapter] = []
                         for a in adapters {
@@ -109,17 +108,22 @@ public final class OnDevice: Sendable {
                             }
                         }
                         let context = TextOpContext(continuation: continuation, adapters: scaled, cancellation: cancellation)
-                        let result = try lease.withSession { session in try body(session, context) }
-                        continuation.yield(.finished(result))
-                        continuation.finish()
-                    } catch let error as EngineError {
-                        continuation.finish(throwing: OnDeviceError(error))
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
+                        return try lease.withSession { session in try body(session, context) }
+                    })
                 }
             }
+            // The lease goes back before the consumer sees the end, so an op that has returned
+            // holds nothing.
             await lease.release()
+            switch outcome {
+            case .success(let result):
+                continuation.yield(.finished(result))
+                continuation.finish()
+            case .failure(let error as EngineError):
+                continuation.finish(throwing: OnDeviceError(error))
+            case .failure(let error):
+                continuation.finish(throwing: error)
+            }
         }
         continuation.onTermination = { _ in
             cancellation.cancel()

@@ -108,9 +108,11 @@ struct DownloadFaultTests {
 
     @Test func `a cancelled pull resumes where it stopped`() async throws {
         let fixture = try StoreFixture()
-        let (store, _) = try await setUp(fixture, configuration: fixture.configuration(stallTimeout: 30))
+        // The stall outlasts any delay in scheduling this test's cancellation on a loaded
+        // two-thread pool (it ends when the client closes); the client never times it out.
+        let (store, _) = try await setUp(fixture, configuration: fixture.configuration(stallTimeout: 900))
         let path = fixture.path(file: "weights.bin")
-        fixture.server.inject([.stall(afterBytes: 80_000, seconds: 30)], for: path)
+        fixture.server.inject([.stall(afterBytes: 80_000, seconds: 900)], for: path)
         let task = Task { try await store.pull("test-model") }
         while fixture.server.bytesSent(for: path) < 80_000 { try await Task.sleep(for: .milliseconds(5)) }
         try await Task.sleep(for: .milliseconds(50))
