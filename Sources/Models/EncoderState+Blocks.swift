@@ -29,6 +29,17 @@ extension EncoderState {
         }
     }
 
+    /// x = LayerNorm(x + y) over `rows` rows: a post-LN block's residual add and norm in one
+    /// pass per row.
+    func addLayerNorm(_ x: UnsafeMutablePointer<Float>, _ y: UnsafePointer<Float>, rows: Int, weight: [Float], bias: [Float]) {
+        let d = config.embeddingLength, eps = config.layerNormEpsilon
+        weight.withUnsafeBufferPointer { w in
+            bias.withUnsafeBufferPointer { b in
+                od_add_layer_norm_rows(x, y, w.baseAddress, b.baseAddress, Int64(rows), Int64(d), eps)
+            }
+        }
+    }
+
     /// LayerNorm of `rows` rows of `x`, in place.
     func layerNorm(_ rowsPointer: UnsafeMutablePointer<Float>, rows: Int, weight: [Float], bias: [Float]) {
         let d = config.embeddingLength, eps = config.layerNormEpsilon
@@ -41,12 +52,40 @@ extension EncoderState {
         }
     }
 
-    /// out = W · input (+ bias) for `n` rows: (n, w.rowCount).
+    /// out = W · input (+ bias) for `n` rows: (n, w.rows).
+    func linear(_ w: EncoderLinear, bias: [Float]?, _ input: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, n: Int) {
+        linears([(w, bias, out)], input, n: n)
+    }
+
+    /// Several linear layers of one input (query, key and value; gate and up): with int16
+    /// weights the input is quantized once for all of them.
     ///
-    /// F32 and F16 weights (every encoder we ship) go through the register-blocked
-    /// `od_gemm_rows` (packed 16-row panels against 6 tokens at a time): an encoder pass is many
-    /// tokens at once, unlike decoding. Other types take `MatMul.linear`.
-    func linear(_ w: TensorView, bias: [Float]?, _ input: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, n: Int) {
+    /// Int16 weights go through `Int16Linear` (bias fused into its store); F32 and F16 weights
+    /// otherwise through the register-blocked `od_gemm_rows` (packed 16-row panels against 6
+    /// tokens at a time): an encoder pass is many tokens at once, unlike decoding. Other types
+    /// take `MatMul.linear`.
+    func linears(_ layers: [(EncoderLinear, [Float]?, UnsafeMutablePointer<Float>)], _ input: UnsafePointer<Float>, n: Int) {
+        var packedInput = false
+        // One quantization of the input serves every layer: at the finest step all of them allow.
+        let levels = layers.compactMap { $0.0.packed?.activationLevels }.min() ?? 0
+        for (w, bias, out) in layers {
+            if let packed = w.packed {
+                if !packedInput {
+                    tokenPanels.pack(input, count: n, columns: packed.columns, stride: packed.columns, levels: levels)
+                    packedInput = true
+                }
+                if let bias {
+                    bias.withUnsafeBufferPointer { packed.apply(tokenPanels, bias: $0.baseAddress, out: out, outStride: packed.rows, threads: threads) }
+                } else {
+                    packed.apply(tokenPanels, bias: nil, out: out, outStride: packed.rows, threads: threads)
+                }
+            } else {
+                floatLinear(w.weight, bias: bias, input, out, n: n)
+            }
+        }
+    }
+
+    private func floatLinear(_ w: TensorView, bias: [Float]?, _ input: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, n: Int) {
         let rows = w.rowCount, cols = w.rowLength
         if (w.type == .f32 || w.type == .f16) && n >= 4 && cols % 8 == 0 {
             let type = Int32(bitPattern: w.type.rawValue), rowBytes = w.rowBytes
@@ -96,15 +135,13 @@ extension EncoderState {
         let c = config
         let scale = 1 / Float(c.headDim).squareRoot()
         nonisolated(unsafe) let (q, k, v, out, scores) = (q, k, v, attn, scores)
-        let sequences = batch.sequences, capacity = sequenceCapacity, d = c.embeddingLength
+        let sequences = batch.sequences, capacity = attentionScratchFloats, d = c.embeddingLength
         let body: @Sendable (Int) -> Void = { h in
             let offset = h * c.headDim
             for range in sequences {
-                let keys = k + range.lowerBound * stride + offset, values = v + range.lowerBound * stride + offset
-                for t in range {
-                    od_attend_head(q + t * stride + offset, keys, values, stride, range.count, c.headDim, scale,
-                                   scores + h * capacity, out + t * d + offset)
-                }
+                let base = range.lowerBound * stride + offset
+                od_attend_sequence(q + base, k + base, v + base, Int64(stride), Int64(range.count), Int64(c.headDim), scale,
+                                   scores + h * capacity, out + range.lowerBound * d + offset, Int64(d))
             }
         }
         let work = sequences.reduce(0) { $0 + $1.count * $1.count }
@@ -113,11 +150,6 @@ extension EncoderState {
         } else {
             for h in 0..<c.headCount { body(h) }
         }
-    }
-
-    /// x += y over `count` floats.
-    func addInPlace(_ x: UnsafeMutablePointer<Float>, _ y: UnsafePointer<Float>, count: Int) {
-        VectorMath.add(x, y, out: x, count: count)
     }
 
     /// out[s] = mean of x's rows of sequence s: mean pooling over the (all-ones) attention mask.

@@ -1,3 +1,4 @@
+import CKernels
 import Kernels
 
 /// Scratch buffers and the matmul context for running a `TextEncoder` over packed batches.
@@ -8,6 +9,8 @@ import Kernels
 package final class EncoderState {
     package let config: EncoderConfig
     package let matmul: MatMul
+    /// The current linear input, quantized for `Int16Linear` (int16 precision).
+    let tokenPanels = Int16TokenPanels()
     /// Tokens the buffers hold.
     package private(set) var tokenCapacity = 0
     /// Longest sequence the per-head score and rotary tables hold.
@@ -23,12 +26,15 @@ package final class EncoderState {
     // (tokens, ffn) each: feed-forward activations
     private(set) var ffnA: UnsafeMutablePointer<Float>
     private(set) var ffnB: UnsafeMutablePointer<Float>
-    // (heads, sequenceCapacity): attention scores, one row per head so heads run in parallel
+    // (heads, attentionScratchFloats): attention scratch (transposed keys, scores), one block per
+    // head so heads run in parallel
     private(set) var scores: UnsafeMutablePointer<Float>
     // (sequenceCapacity, headDim / 2) each: rotary cos/sin by position
     private(set) var ropeCos: UnsafeMutablePointer<Float>
     private(set) var ropeSin: UnsafeMutablePointer<Float>
     private var ropeBuilt = 0
+    /// Floats of one head's attention scratch for sequences up to `sequenceCapacity`.
+    private(set) var attentionScratchFloats = 0
 
     package init(config: EncoderConfig, threads: Int) {
         self.config = config
@@ -63,7 +69,8 @@ package final class EncoderState {
         if longestSequence > sequenceCapacity {
             let c = config, n = max(longestSequence, sequenceCapacity * 3 / 2)
             if sequenceCapacity > 0 { for p in [scores, ropeCos, ropeSin] { p.deallocate() } }
-            scores = .allocate(capacity: c.headCount * n)
+            attentionScratchFloats = od_attend_sequence_scratch(Int64(n), Int64(c.headDim))
+            scores = .allocate(capacity: c.headCount * attentionScratchFloats)
             ropeCos = .allocate(capacity: n * c.headDim / 2)
             ropeSin = .allocate(capacity: n * c.headDim / 2)
             sequenceCapacity = n

@@ -15,12 +15,12 @@ import Tensor
 /// `layer_output_norm.{weight,bias}` (d).
 package struct NomicBERT: TextEncoder {
     package struct Layer: Sendable {
-        var qkv: TensorView                             // [d, 3d]
+        var qkv: EncoderLinear                          // [d, 3d]
         var qkvBias: [Float]?                           // (3d), absent in nomic's files
-        var output: TensorView                          // [d, d]
+        var output: EncoderLinear                       // [d, d]
         var attentionNorm, attentionNormBias: [Float]   // (d)
-        var gate, up: TensorView                        // [d, ffn]
-        var down: TensorView                            // [ffn, d]
+        var gate, up: EncoderLinear                     // [d, ffn]
+        var down: EncoderLinear                         // [ffn, d]
         var outputNorm, outputNormBias: [Float]         // (d)
     }
 
@@ -28,12 +28,13 @@ package struct NomicBERT: TextEncoder {
     package static let architecture = "nomic-bert"
 
     package let config: EncoderConfig
+    package let precision: EncoderPrecision
     let tokenEmbeddings: TensorView  // [d, vocab]
     let typeRow: [Float]             // (d): token type 0
     let embeddingNorm, embeddingNormBias: [Float]
     let layers: [Layer]
 
-    package init(file: GGUFFile) throws(ModelError) {
+    package init(file: GGUFFile, precision: EncoderPrecision = .int16) throws(ModelError) {
         let arch = Self.architecture
         guard let name = file.architecture else { throw .missingArchitecture }
         guard name == arch else { throw .unsupportedArchitecture(name) }
@@ -47,7 +48,11 @@ package struct NomicBERT: TextEncoder {
             return t
         }
         func vector(_ name: String, _ n: Int) throws(ModelError) -> [Float] { try load(name, [n]).floatArray() }
+        func linear(_ name: String, _ shape: [Int]) throws(ModelError) -> EncoderLinear {
+            EncoderLinear(try load(name, shape), precision: precision)
+        }
         config = c
+        self.precision = precision
         tokenEmbeddings = try load("token_embd.weight", [d, c.vocabularySize])
         typeRow = Array(try load("token_types.weight", [d, c.typeVocabularySize]).floatArray()[0..<d])
         embeddingNorm = try vector("token_embd_norm.weight", d)
@@ -56,14 +61,14 @@ package struct NomicBERT: TextEncoder {
         for i in 0..<c.layerCount {
             let p = "blk.\(i)."
             layers.append(Layer(
-                qkv: try load(p + "attn_qkv.weight", [d, 3 * d]),
+                qkv: try linear(p + "attn_qkv.weight", [d, 3 * d]),
                 qkvBias: file.hasTensor(p + "attn_qkv.bias") ? try vector(p + "attn_qkv.bias", 3 * d) : nil,
-                output: try load(p + "attn_output.weight", [d, d]),
+                output: try linear(p + "attn_output.weight", [d, d]),
                 attentionNorm: try vector(p + "attn_output_norm.weight", d),
                 attentionNormBias: try vector(p + "attn_output_norm.bias", d),
-                gate: try load(p + "ffn_gate.weight", [d, c.feedForwardLength]),
-                up: try load(p + "ffn_up.weight", [d, c.feedForwardLength]),
-                down: try load(p + "ffn_down.weight", [c.feedForwardLength, d]),
+                gate: try linear(p + "ffn_gate.weight", [d, c.feedForwardLength]),
+                up: try linear(p + "ffn_up.weight", [d, c.feedForwardLength]),
+                down: try linear(p + "ffn_down.weight", [c.feedForwardLength, d]),
                 outputNorm: try vector(p + "layer_output_norm.weight", d),
                 outputNormBias: try vector(p + "layer_output_norm.bias", d)))
         }
@@ -83,16 +88,13 @@ package struct NomicBERT: TextEncoder {
             s.rotate(batch, q: q, k: k, stride: 3 * d)
             s.attend(batch, q: q, k: k, v: v, stride: 3 * d)
             s.linear(w.output, bias: nil, s.attn, s.tmp, n: n)
-            s.addInPlace(s.x, s.tmp, count: n * d)
-            s.layerNorm(s.x, rows: n, weight: w.attentionNorm, bias: w.attentionNormBias)
+            s.addLayerNorm(s.x, s.tmp, rows: n, weight: w.attentionNorm, bias: w.attentionNormBias)
             // x = LN(x + Wdown · (silu(Wgate x) ⊙ Wup x))
-            s.linear(w.gate, bias: nil, s.x, s.ffnA, n: n)
-            s.linear(w.up, bias: nil, s.x, s.ffnB, n: n)
+            s.linears([(w.gate, nil, s.ffnA), (w.up, nil, s.ffnB)], s.x, n: n)
             VectorMath.silu(s.ffnA, out: s.ffnA, count: n * ffn)
             VectorMath.mul(s.ffnA, s.ffnB, out: s.ffnA, count: n * ffn)
             s.linear(w.down, bias: nil, s.ffnA, s.tmp, n: n)
-            s.addInPlace(s.x, s.tmp, count: n * d)
-            s.layerNorm(s.x, rows: n, weight: w.outputNorm, bias: w.outputNormBias)
+            s.addLayerNorm(s.x, s.tmp, rows: n, weight: w.outputNorm, bias: w.outputNormBias)
         }
         s.meanPool(batch, out: out)
     }

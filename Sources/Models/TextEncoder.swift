@@ -5,6 +5,8 @@ import Tensor
 /// buffers live in an `EncoderState`.
 package protocol TextEncoder: Sendable {
     var config: EncoderConfig { get }
+    /// How its linear layers multiply; part of the identity of the vectors it makes.
+    var precision: EncoderPrecision { get }
 
     /// Runs every sequence of `batch` through the encoder and writes each one's mean-pooled final
     /// hidden state (not normalized) to `out`, (batch.count, embeddingLength).

@@ -61,10 +61,14 @@ package struct EmbedderLoader: ResidentModelLoading {
         // Per layer: up to 3d of q/k/v biases, d output bias, two norms (2d each), ffn + d
         // feed-forward biases; plus the embedding norm and the token-type row.
         let vectors = (config.layerCount * (10 * d + config.feedForwardLength) + 3 * d) * MemoryLayout<Float>.size
+        // The int16 copy of the linear layers (`EncoderPrecision.int16`): 4d² of attention and two
+        // (BERT) or three (nomic's SwiGLU) d × ffn feed-forward matrices per layer, 2 bytes each.
+        let feedForward = (path.hasSuffix(".gguf") ? 3 : 2) * d * config.feedForwardLength
+        let packed = config.layerCount * (4 * d * d + feedForward) * 2
         let state = EncoderState.byteCount(config: config, tokens: EmbeddingOptions().batchTokens,
                                            longestSequence: config.maxPositions)
         return MemoryEstimate(weightBytes: weights,
-                              scratchBytes: state + vectors + config.vocabularySize * Self.heapBytesPerToken)
+                              scratchBytes: state + vectors + packed + config.vocabularySize * Self.heapBytesPerToken)
     }
 
     package func load() async throws(RuntimeError) -> ResidentEmbedder {

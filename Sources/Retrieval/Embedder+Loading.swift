@@ -18,14 +18,15 @@ extension Embedder {
     ///   - modelId: the identity's model id (default: the directory or file name).
     ///   - revision: the weights' SHA-256 when the caller knows it (the catalog pins it); else a
     ///     fingerprint of the weights file is computed.
+    ///   - precision: how the linear layers multiply (`EncoderPrecision`); part of the identity.
     package static func load(path: String, modelId: String? = nil, revision: String? = nil,
-                             threads: Int? = nil) throws(RetrievalError) -> Embedder {
+                             threads: Int? = nil, precision: EncoderPrecision = .int16) throws(RetrievalError) -> Embedder {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .unsupportedModel(path: path, reason: "no such file or directory")
         }
         let name = modelId ?? URL(fileURLWithPath: path).lastPathComponent
-        if isDirectory.boolValue { return try loadBERT(directory: path, modelId: name, revision: revision, threads: threads) }
+        if isDirectory.boolValue { return try loadBERT(directory: path, modelId: name, revision: revision, threads: threads, precision: precision) }
         guard path.hasSuffix(".gguf") else { throw .unsupportedModel(path: path, reason: "a file that is not .gguf") }
         let file: GGUFFile
         do { file = try GGUFFile.open(path: path) } catch { throw .model(.format(error)) }
@@ -36,7 +37,7 @@ extension Embedder {
             throw .unsupportedModel(path: path, reason: "pooling type \(pooling); only mean pooling (1) is implemented")
         }
         let encoder: NomicBERT
-        do { encoder = try NomicBERT(file: file) } catch { throw .model(error) }
+        do { encoder = try NomicBERT(file: file, precision: precision) } catch { throw .model(error) }
         let tokenizer: WordPieceTokenizer
         do { tokenizer = try WordPieceTokenizer(gguf: file) } catch { throw .tokenizer(error) }
         let weights: String
@@ -46,7 +47,8 @@ extension Embedder {
                         modelId: modelId ?? file.string("general.name") ?? name, revision: weights, threads: threads)
     }
 
-    private static func loadBERT(directory: String, modelId: String, revision: String?, threads: Int?) throws(RetrievalError) -> Embedder {
+    private static func loadBERT(directory: String, modelId: String, revision: String?, threads: Int?,
+                                 precision: EncoderPrecision) throws(RetrievalError) -> Embedder {
         func json(_ relative: String) -> [String: Any]? {
             (try? Data(contentsOf: URL(fileURLWithPath: directory + "/" + relative)))
                 .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
@@ -55,7 +57,7 @@ extension Embedder {
             throw .unsupportedModel(path: directory, reason: "1_Pooling/config.json does not ask for mean pooling")
         }
         let encoder: BERTEncoder
-        do { encoder = try BERTEncoder(directory: directory) } catch { throw .model(error) }
+        do { encoder = try BERTEncoder(directory: directory, precision: precision) } catch { throw .model(error) }
         let tokenizer: WordPieceTokenizer
         do {
             if let data = try? Data(contentsOf: URL(fileURLWithPath: directory + "/tokenizer.json")) {

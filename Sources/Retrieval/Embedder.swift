@@ -42,7 +42,7 @@ package final class Embedder: Sendable {
         let text = (normalizer.lowercase ? "uncased" : "cased") + (normalizer.stripAccents ? "+noaccent" : "")
         identity = BackendIdentity(
             modelId: modelId, revision: revision,
-            preprocessing: "v1;wordpiece-\(text);cls-sep;max=\(maxTokens);mean;l2;prefixes{\(scheme)}",
+            preprocessing: "v1;wordpiece-\(text);cls-sep;max=\(maxTokens);mean;l2;prefixes{\(scheme)};\(encoder.precision.rawValue)",
             dimension: encoder.config.embeddingLength)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Models
 import Retrieval
 
 /// `ondevice bench-embed`: sentences/s of an embedding model (compare with
@@ -6,7 +7,8 @@ import Retrieval
 /// exact and HNSW search latency and HNSW recall@10 at each `--vectors` size.
 enum EmbedBenchCommand {
     static func run(_ args: ArraySlice<String>) async throws {
-        let a = try Arguments(args, options: ["model", "threads", "sentences", "batch", "vectors", "file", "write-sentences", "repetitions"],
+        let a = try Arguments(args, options: ["model", "threads", "sentences", "batch", "vectors", "file", "write-sentences", "repetitions",
+                                              "precision"],
                               flags: ["json", "no-model", "no-search"])
         let threads = try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount
         var json: [String: Any] = ["cpu": CPUInfo.summary, "threads": threads]
@@ -16,7 +18,14 @@ enum EmbedBenchCommand {
             try (sentences.joined(separator: "\n") + "\n").write(toFile: out, atomically: true, encoding: .utf8)
         }
         if !a.has("no-model") {
-            let embedder = try await EmbeddingModels.loadDirectly(a.string("model") ?? EmbeddingModels.defaultId, threads: threads)
+            let precision = try a.string("precision").map { value in
+                guard let p = EncoderPrecision(rawValue: value) else {
+                    throw CLIError.invalidValue(option: "--precision", value: value, expected: "int16 or float32")
+                }
+                return p
+            } ?? .int16
+            let embedder = try await EmbeddingModels.loadDirectly(a.string("model") ?? EmbeddingModels.defaultId, threads: threads,
+                                                                  precision: precision)
             let batch = try a.int("batch") ?? 32
             _ = try embedder.embed(Array(sentences.prefix(batch)))  // warm up: scratch, page-in
             // Wall time, and the process's CPU time (all threads): on a machine shared with other
@@ -32,10 +41,11 @@ enum EmbedBenchCommand {
                 bestCPU = min(bestCPU, processCPUSeconds() - cpu)
             }
             let rate = Double(sentences.count) / best
-            print(String(format: "embed %@: %d sentences (%d tokens) in %.2f s: %.1f sentences/s, %.0f tokens/s; %.1f sentences per CPU-second (batch %d, %d threads)",
-                         embedder.identity.modelId, sentences.count, tokens, best, rate, Double(tokens) / best,
+            print(String(format: "embed %@ (%@): %d sentences (%d tokens) in %.2f s: %.1f sentences/s, %.0f tokens/s; %.1f sentences per CPU-second (batch %d, %d threads)",
+                         embedder.identity.modelId, precision.rawValue, sentences.count, tokens, best, rate, Double(tokens) / best,
                          Double(sentences.count) / bestCPU, batch, threads))
             json["model"] = embedder.identity.modelId
+            json["precision"] = precision.rawValue
             json["sentences"] = sentences.count
             json["sentences_per_second"] = rate
             json["sentences_per_cpu_second"] = Double(sentences.count) / bestCPU

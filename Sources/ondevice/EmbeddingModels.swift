@@ -1,5 +1,6 @@
 import Foundation
 import ModelStore
+import Models
 import Retrieval
 
 /// Resolving embedding models and the index directory for `embed`, `index`, `search` and `ask`.
@@ -16,9 +17,9 @@ enum EmbeddingModels {
     }
 
     /// Loads `argument` directly, outside the runtime (benchmarks that time the load itself).
-    static func loadDirectly(_ argument: String, threads: Int?) async throws -> Embedder {
+    static func loadDirectly(_ argument: String, threads: Int?, precision: EncoderPrecision = .int16) async throws -> Embedder {
         if FileManager.default.fileExists(atPath: argument) {
-            return try Embedder.load(path: argument, threads: threads)
+            return try Embedder.load(path: argument, threads: threads, precision: precision)
         }
         let installed = try await ModelLocator.installedModel(argument)
         let weights = installed.entry.files.first { $0.name.hasSuffix(".gguf") || $0.name.hasSuffix(".safetensors") }
@@ -28,7 +29,7 @@ enum EmbeddingModels {
         } else {
             path = installed.directory
         }
-        return try Embedder.load(path: path, modelId: installed.id, revision: weights?.sha256, threads: threads)
+        return try Embedder.load(path: path, modelId: installed.id, revision: weights?.sha256, threads: threads, precision: precision)
     }
 
     /// The embedder an index command should use, or nil for lexical search, with the reason

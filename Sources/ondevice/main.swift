@@ -34,7 +34,7 @@ let usage = """
       index    add PATH... | remove ID... | list | reembed | compact  [--index DIR] [--model E | --lexical]
       search   QUERY [--k N] [--json] [--index DIR] [--model E | --lexical]
       ask      QUESTION [--k N] [--llm M] [--max-tokens N] [--json] [--index DIR] [--model E | --lexical]
-      bench-embed [--model E] [--threads N] [--sentences N] [--vectors N,N] [--json]
+      bench-embed [--model E] [--threads N] [--sentences N] [--vectors N,N] [--precision int16|float32] [--json]
       photos   index DIR | similar IMG --in DIR [--k N] | cull DIR [--json|--csv] [--gap SECONDS]  [--backend auto|perceptual|neural] [--threads N] [--cache DIR]
       photos   bench [--images N] [--width W --height H] [--backend B]   (images/s of index at 1 and 2 threads)
       classify IMG [--model PATH|ID] [--threads N] [--repeat N] [--json]

@@ -76,6 +76,44 @@ struct EncoderKernelTests {
         od_mean_rows([1, 2, 3, 4, 5, 9], 3, 2, &mean3)
         #expect(mean3 == [3, 5])
     }
+    @Test(arguments: [(1, 32), (5, 32), (8, 32), (19, 32), (33, 64), (70, 32), (12, 16)])
+    func `whole-sequence attention equals attention row by row`(_ shape: (Int, Int)) {
+        let (n, headDim) = shape, stride = headDim * 3 + 8
+        var g = SeededGenerator(seed: UInt64(n * 100 + headDim))
+        let q = Self.random(n * stride, &g).map { $0 * 3 }, k = Self.random(n * stride, &g), v = Self.random(n * stride, &g)
+        let scale = 1 / Float(headDim).squareRoot()
+        var scratch = [Float](repeating: .nan, count: od_attend_sequence_scratch(Int64(n), Int64(headDim)))
+        var block = [Float](repeating: .nan, count: n * headDim), rows = block
+        od_attend_sequence(q, k, v, Int64(stride), Int64(n), Int64(headDim), scale, &scratch, &block, Int64(headDim))
+        var scores = [Float](repeating: 0, count: n)
+        for r in 0..<n {
+            rows.withUnsafeMutableBufferPointer { out in
+                od_attend_head(Array(q[(r * stride)...]), k, v, stride, n, headDim, scale, &scores, out.baseAddress! + r * headDim)
+            }
+        }
+        let worst = zip(block, rows).map { abs($0 - $1) }.max() ?? .nan
+        #expect(worst < 1e-5, "\(shape): \(worst)")
+    }
+
+    @Test func `the residual add and layer norm of a row block match float64 at any width`() {
+        var g = SeededGenerator(seed: 9)
+        for width in [7, 384, 389] {
+            let rows = 3
+            var x = Self.random(rows * width, &g).map { $0 * 5 + 2 }
+            let y = Self.random(rows * width, &g), w = Self.random(width, &g), b = Self.random(width, &g)
+            let before = x
+            od_add_layer_norm_rows(&x, y, w, b, Int64(rows), Int64(width), 1e-12)
+            for r in 0..<rows {
+                let row = (0..<width).map { Double(before[r * width + $0]) + Double(y[r * width + $0]) }
+                let mean = row.reduce(0, +) / Double(width)
+                let variance = row.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(width)
+                for i in 0..<width {
+                    let expected = (row[i] - mean) / (variance + 1e-12).squareRoot() * Double(w[i]) + Double(b[i])
+                    #expect(abs(Double(x[r * width + i]) - expected) < 1e-5, "width \(width) row \(r) [\(i)]")
+                }
+            }
+        }
+    }
 }
 
 #if canImport(Glibc)

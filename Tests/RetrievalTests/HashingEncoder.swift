@@ -8,6 +8,7 @@ import Tokenizers
 /// Real models are tested against the golden references elsewhere.
 struct HashingEncoder: TextEncoder {
     let config: EncoderConfig
+    let precision = EncoderPrecision.float32
     /// Added to every token vector, so two encoders with different salts disagree.
     let salt: UInt64
 

@@ -7,5 +7,6 @@
 #include "od_writeback.h"
 #include "od_gemm.h"
 #include "od_gemm_rows.h"
+#include "od_gemm_i16.h"
 #include "od_conv.h"
 #include "od_conv1d.h"

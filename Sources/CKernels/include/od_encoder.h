@@ -13,6 +13,11 @@ extern "C" {
 /// variance, as torch.nn.LayerNorm). weight and bias may be NULL. out may alias x.
 void od_layer_norm(const float *x, const float *weight, const float *bias, float *out, int64_t n, float eps);
 
+/// x[r] = LayerNorm(x[r] + y[r]) for rows r < rows of n floats, in place: a post-LN residual
+/// block's tail with the row still in cache.
+void od_add_layer_norm_rows(float *x, const float *y, const float *weight, const float *bias, int64_t rows, int64_t n,
+                            float eps);
+
 /// out = 0.5 x (1 + erf(x / sqrt 2)): exact GELU (BERT's "gelu"), erf within 1.5e-7 on the
 /// AVX2 path. out may alias x.
 void od_gelu_erf(const float *x, float *out, int64_t n);
