@@ -91,6 +91,10 @@ package struct BERTEncoder: TextEncoder {
         try self.init(file: file, config: config, precision: precision)
     }
 
+    package var evictedBytes: Int {
+        layers.reduce(0) { sum, w in sum + [w.query, w.key, w.value, w.output, w.up, w.down].reduce(0) { $0 + $1.evictedBytes } }
+    }
+
     package func meanPooled(_ batch: EncoderBatch, state s: EncoderState, out: UnsafeMutablePointer<Float>) {
         let c = config, d = c.embeddingLength, n = batch.tokenCount
         s.reserve(tokens: n, longestSequence: batch.longest)

@@ -11,14 +11,18 @@ package enum EncoderPrecision: String, Sendable, Equatable, CaseIterable {
 }
 
 /// One linear layer of an encoder: the weight as stored ([in, out], ggml order) and, for the
-/// int16 precision, its packed integer copy.
+/// int16 precision, its packed integer copy. Once packed, the stored weight is not read again,
+/// so its pages in a mapped file are given back (`evictedBytes`).
 package struct EncoderLinear: Sendable {
     package let weight: TensorView
     package let packed: Int16Linear?
+    /// Bytes of the mapped file this layer released after packing.
+    package let evictedBytes: Int
 
     package init(_ weight: TensorView, precision: EncoderPrecision) {
         self.weight = weight
         self.packed = precision == .int16 ? Int16Linear(weight: weight) : nil
+        self.evictedBytes = packed == nil ? 0 : weight.evictPages()
     }
 
     /// Output features.

@@ -75,6 +75,10 @@ package struct NomicBERT: TextEncoder {
         self.layers = layers
     }
 
+    package var evictedBytes: Int {
+        layers.reduce(0) { sum, w in sum + [w.qkv, w.output, w.gate, w.up, w.down].reduce(0) { $0 + $1.evictedBytes } }
+    }
+
     package func meanPooled(_ batch: EncoderBatch, state s: EncoderState, out: UnsafeMutablePointer<Float>) {
         let c = config, d = c.embeddingLength, n = batch.tokenCount, ffn = c.feedForwardLength
         s.reserve(tokens: n, longestSequence: batch.longest)

@@ -7,6 +7,8 @@ package protocol TextEncoder: Sendable {
     var config: EncoderConfig { get }
     /// How its linear layers multiply; part of the identity of the vectors it makes.
     var precision: EncoderPrecision { get }
+    /// Bytes of its weights file it no longer keeps resident (weights repacked at load).
+    var evictedBytes: Int { get }
 
     /// Runs every sequence of `batch` through the encoder and writes each one's mean-pooled final
     /// hidden state (not normalized) to `out`, (batch.count, embeddingLength).
@@ -14,6 +16,10 @@ package protocol TextEncoder: Sendable {
     /// Preconditions (checked by the embedding front door, which owns the typed errors): every
     /// sequence is non-empty, at most `config.maxPositions` long, and holds valid vocabulary ids.
     func meanPooled(_ batch: EncoderBatch, state: EncoderState, out: UnsafeMutablePointer<Float>)
+}
+
+extension TextEncoder {
+    package var evictedBytes: Int { 0 }
 }
 
 /// Sequences packed back to back: the linear layers run over all tokens at once, and attention

@@ -4,6 +4,7 @@ import Models
 import ModelStore
 import Retrieval
 import Runtime
+import Tensor
 
 /// Loads an embedding model for the residency cache and estimates it from the model's
 /// configuration (`config.json` or the GGUF header) without reading the weights.
@@ -40,11 +41,15 @@ package struct EmbedderLoader: ResidentModelLoading {
     package func estimate() throws(RuntimeError) -> MemoryEstimate {
         let weights: Int
         let config: EncoderConfig
+        // The linear weights' element type decides whether they are repacked to int16 (F32 and
+        // F16 are; their file pages are then released) and how many file bytes that frees.
+        let linearType: GGMLType?
         if path.hasSuffix(".gguf") {
             let file: GGUFFile
             do { file = try GGUFFile.open(path: path) } catch { throw .load(modelId: modelId, reason: "\(error)") }
             do { config = try EncoderConfig(gguf: file, arch: file.architecture ?? "") } catch { throw .load(modelId: modelId, reason: "\(error)") }
             weights = file.region.count
+            linearType = try? file.tensor("blk.0.ffn_up.weight").type
         } else {
             let json: Data
             do { json = try Data(contentsOf: URL(fileURLWithPath: path + "/config.json")) } catch {
@@ -56,18 +61,24 @@ package struct EmbedderLoader: ResidentModelLoading {
                 throw .load(modelId: modelId, reason: "cannot stat \(path)/model.safetensors")
             }
             weights = size
+            let file = try? SafetensorsFile.open(path: path + "/model.safetensors")
+            linearType = ["encoder.layer.0.intermediate.dense.weight", "bert.encoder.layer.0.intermediate.dense.weight"]
+                .lazy.compactMap { try? file?.tensor($0).type }.first
         }
         let d = config.embeddingLength
         // Per layer: up to 3d of q/k/v biases, d output bias, two norms (2d each), ffn + d
         // feed-forward biases; plus the embedding norm and the token-type row.
         let vectors = (config.layerCount * (10 * d + config.feedForwardLength) + 3 * d) * MemoryLayout<Float>.size
-        // The int16 copy of the linear layers (`EncoderPrecision.int16`): 4d² of attention and two
-        // (BERT) or three (nomic's SwiGLU) d × ffn feed-forward matrices per layer, 2 bytes each.
+        // Linear weights: 4d² of attention and two (BERT) or three (nomic's SwiGLU) d × ffn
+        // feed-forward matrices per layer. Repacked (`EncoderPrecision.int16`), they hold 2 bytes
+        // each on the heap and their pages of the mapped file are released.
         let feedForward = (path.hasSuffix(".gguf") ? 3 : 2) * d * config.feedForwardLength
-        let packed = config.layerCount * (4 * d * d + feedForward) * 2
+        let linear = config.layerCount * (4 * d * d + feedForward)
+        let fileBytesPerWeight = linearType == .f32 ? 4 : linearType == .f16 ? 2 : 0
+        let mapped = weights - linear * fileBytesPerWeight, packed = fileBytesPerWeight > 0 ? linear * 2 : 0
         let state = EncoderState.byteCount(config: config, tokens: EmbeddingOptions().batchTokens,
                                            longestSequence: config.maxPositions)
-        return MemoryEstimate(weightBytes: weights,
+        return MemoryEstimate(weightBytes: max(0, mapped),
                               scratchBytes: state + vectors + packed + config.vocabularySize * Self.heapBytesPerToken)
     }
 
@@ -80,7 +91,9 @@ package struct EmbedderLoader: ResidentModelLoading {
         let after = ProcessMemory.current()?.anonymousBytes ?? before
         let weights = path.hasSuffix(".gguf") ? path : path + "/model.safetensors"
         let size = (try? FileManager.default.attributesOfItem(atPath: weights)[.size] as? NSNumber)?.intValue ?? 0
-        let resident = ResidentEmbedder(embedder: embedder, mappedBytes: size, heapBytes: after - before)
+        // The linear weights repacked to int16 are not read again: their file pages were released.
+        let resident = ResidentEmbedder(embedder: embedder, mappedBytes: max(0, size - embedder.encoder.evictedBytes),
+                                        heapBytes: after - before)
         // One short input allocates a scratch state, as the first op would.
         _ = try? embedder.embed(["warm up"])
         return resident
@@ -90,7 +103,7 @@ package struct EmbedderLoader: ResidentModelLoading {
 /// An embedding model held by the residency cache.
 ///
 /// `residentBytes` is measured: the mapped weights file (one forward pass touches every weight
-/// page), the heap the load allocated (tokenizer, f32 vectors) measured as the growth of anonymous
+/// page) less the pages of the weights repacked to int16 at load, which were released, the heap the load allocated (tokenizer, f32 vectors) measured as the growth of anonymous
 /// resident memory, and the exact bytes of the encoder scratch states the embedder holds idle.
 package final class ResidentEmbedder: ResidentModel {
     package let embedder: Embedder

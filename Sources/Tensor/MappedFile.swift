@@ -64,4 +64,18 @@ package final class MappedRegion: @unchecked Sendable {
 
     /// The file's bytes as a buffer.
     package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: mapping.base, count: mapping.count) }
+
+    /// Drops the whole pages inside [pointer, pointer + byteCount) from this process's resident
+    /// memory (`MADV_DONTNEED`; the mapping is private and read-only, so a later read faults the
+    /// file's bytes back in, unchanged). For weights that were copied into another form at load.
+    /// Returns the bytes released.
+    @discardableResult
+    package func evict(_ pointer: UnsafeRawPointer, byteCount: Int) -> Int {
+        guard let base = mapping.base, pointer >= base, pointer + byteCount <= base + mapping.count else { return 0 }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (Int(bitPattern: pointer) + page - 1) / page * page
+        let end = (Int(bitPattern: pointer) + byteCount) / page * page
+        guard end > start, let address = UnsafeMutableRawPointer(bitPattern: start) else { return 0 }
+        return madvise(address, end - start, MADV_DONTNEED) == 0 ? end - start : 0
+    }
 }

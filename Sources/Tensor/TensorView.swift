@@ -30,6 +30,13 @@ package struct TensorView: @unchecked Sendable {
     package var rowCount: Int { shape.dropFirst().reduce(1, *) }
     /// Bytes per row.
     package var rowBytes: Int { (type.rowBytes(elements: rowLength) ?? 0) }
+    /// Drops this tensor's pages from resident memory when it lives in a mapped file (see
+    /// `MappedRegion.evict`); storage of any other kind is left alone. Returns the bytes released.
+    @discardableResult
+    package func evictPages() -> Int {
+        (owner as? MappedRegion)?.evict(data, byteCount: byteCount) ?? 0
+    }
+
     /// Pointer to row `i`.
     @inline(__always) package func row(_ i: Int) -> UnsafeRawPointer { data + i * rowBytes }
 }
