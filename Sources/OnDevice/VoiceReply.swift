@@ -3,9 +3,11 @@ import Engine
 import Foundation
 import Runtime
 
-/// One turn's answer: transcribe the utterance, ask the language model, speak the answer
-/// sentence by sentence. Emits through the core only while its turn is current, and stops at
-/// the next step once cancelled (barge-in, `interrupt()`, `close()`).
+/// One turn's answer: transcribe the utterance, then ask the language model and speak its
+/// answer at once — each sentence is synthesized as soon as the model has written it, while
+/// the model writes the next (`IncrementalSpeech`). Emits through the core only while its turn
+/// is current, and once cancelled (barge-in, `interrupt()`, `close()`) stops the generation
+/// and the synthesis both.
 struct VoiceReply: Sendable {
     let context: VoiceSessionContext
     let models: VoiceModels
@@ -25,30 +27,84 @@ struct VoiceReply: Sendable {
                 m.transcribeSeconds = (t1 - t0).seconds
             }
             core.emit(.thinking, turn: turn)
-            let messages = [Message(role: .system, content: context.options.instructions)] + core.history
-                + [Message(role: .user, content: heard)]
-            let answer = try await context.chat.chat(messages, options: context.options.text).text
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            let t2 = clock.now
-            try Task.checkCancellation()
-            core.emit(.agentResponse(answer), turn: turn) { $0.thinkSeconds = (t2 - t1).seconds }
-            var first = true
-            let engineOptions = context.ai.synthesisOptions(context.options.speech)
-            for try await event in models.voice.model.synthesizer.stream(answer, options: engineOptions) {
-                try Task.checkCancellation()
-                guard case .chunk = event else { continue }
-                guard case .audio(let chunk) = OnDevice.publicEvent(event) else { continue }
-                let now = clock.now
-                core.speak(chunk, turn: turn) { m in
-                    if first { m.firstAudioLatency = (now - speechEndedAt).seconds }
-                }
-                first = false
-            }
+            let answer = try await answerAloud(heard, turn: turn, speechEndedAt: speechEndedAt)
             try Task.checkCancellation()
             core.replyFinished(turn: turn, user: heard, answer: answer)
         } catch {
             if Task.isCancelled { return }
             core.replyAbandoned(turn: turn, error: String(describing: OnDevice.mapped(error)))
+        }
+    }
+
+    /// Streams the model's answer into the voice; returns the whole answer once it is spoken.
+    /// `agentResponse` is emitted when the model has finished (its first sentences may already
+    /// be speaking). Whatever ends the turn early stops the model and the voice before this
+    /// returns, so the session never gives the voice back while a sentence is synthesizing.
+    private func answerAloud(_ heard: String, turn: Int, speechEndedAt: ContinuousClock.Instant) async throws -> String {
+        let clock = ContinuousClock()
+        let thinking = clock.now
+        let core = self.core
+        let speech = IncrementalSpeech(synthesizer: models.voice.model.synthesizer,
+                                       options: context.ai.synthesisOptions(context.options.speech)) { chunk in
+            guard case .audio(let audio) = OnDevice.publicEvent(.chunk(chunk)) else { return }
+            let now = clock.now
+            core.speak(audio, turn: turn) { m in
+                if chunk.index == 0 { m.firstAudioLatency = (now - speechEndedAt).seconds }
+            }
+        }
+        let messages = [Message(role: .system, content: context.options.instructions)] + core.history
+            + [Message(role: .user, content: heard)]
+        let stream = context.chat.chatStream(messages, options: context.options.text)
+        let generation = Task {
+            try await Self.write(stream, into: speech) {
+                core.record(turn: turn) { $0.firstSentenceSeconds = (clock.now - thinking).seconds }
+            }
+        }
+        do {
+            let answer = try await withTaskCancellationHandler { try await generation.value } onCancel: { generation.cancel() }
+            core.emit(.agentResponse(answer), turn: turn) { $0.thinkSeconds = (clock.now - thinking).seconds }
+            _ = try await speech.spoken()
+            return answer
+        } catch {
+            generation.cancel()
+            speech.cancel()
+            _ = try? await speech.spoken()  // the sentence being synthesized runs to its end
+            throw error
+        }
+    }
+
+    /// Feeds the model's text to the voice as it arrives; the whole answer, trimmed, once the
+    /// model has finished and its last sentences are queued. `firstSentence` runs when the
+    /// first sentence is queued.
+    private static func write(_ stream: AsyncThrowingStream<TextEvent, Error>, into speech: IncrementalSpeech,
+                              firstSentence: () -> Void) async throws -> String {
+        var events = stream.makeAsyncIterator()
+        var answer: String?
+        var queued = false
+        do {
+            while let event = try await events.next() {
+                switch event {
+                case .partial(let text):
+                    if try await speech.append(text) > 0, !queued {
+                        queued = true
+                        firstSentence()
+                    }
+                case .finished(let result):
+                    answer = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                case .progress:
+                    break
+                }
+            }
+            try Task.checkCancellation()
+            guard let answer else { throw OnDeviceError.cancelled }
+            if try await speech.finish() > 0, !queued { firstSentence() }
+            return answer
+        } catch {
+            // Leaving before the stream's end: its producer only stops when the stream is
+            // cancelled, which `next()` does at once in a cancelled task.
+            withUnsafeCurrentTask { $0?.cancel() }
+            while (try? await events.next()) != nil {}
+            throw error
         }
     }
 
