@@ -105,9 +105,10 @@ import TestSupport
     }
 
     /// The model writes an answer of several sentences; the voice starts on the first while it
-    /// writes on. Deterministic, not timed: the model may run one sentence ahead of the voice,
-    /// so it cannot have handed over its third sentence (nor finished) before the first one's
-    /// audio was out — `speaking` precedes `agentResponse` whatever the speeds.
+    /// writes on. Deterministic, not timed: the model runs at most one sentence ahead of the
+    /// voice (none on two cores, where they take turns), so it cannot have handed over its
+    /// third sentence (nor finished) before the first one's audio was out — `speaking`
+    /// precedes `agentResponse` whatever the speeds.
     @Test func `the first sentence speaks before the model has finished an answer of several sentences`() async throws {
         let ai = try Self.instance()
         var options = VoiceSessionOptions()

@@ -101,6 +101,23 @@ import Testing
         #expect(spoken.load(ordering: .sequentiallyConsistent) == 4)
     }
 
+    /// Taking turns (for when the model and the voice would share cores), `append` returns
+    /// once the voice has spoken what it closed.
+    @Test(.enabled(if: enabled))
+    func `alternating, the writer waits while the voice speaks what it wrote`() async throws {
+        let synthesizer = try SpeechSynthesizerTests.synthesizer()
+        let spoken = Atomic<Int>(0)
+        let speech = IncrementalSpeech(synthesizer: synthesizer, options: SpeechSynthesizerTests.deterministic,
+                                       pacing: .alternate) { _ in spoken.add(1, ordering: .sequentiallyConsistent) }
+        #expect(try await speech.append("One. Two") == 1)
+        #expect(spoken.load(ordering: .sequentiallyConsistent) == 1)
+        #expect(try await speech.append(". Three. Four") == 2)
+        #expect(spoken.load(ordering: .sequentiallyConsistent) == 3)
+        #expect(try await speech.finish() == 1)
+        #expect(try await speech.spoken().sentences == 4)
+        #expect(spoken.load(ordering: .sequentiallyConsistent) == 4)
+    }
+
     @Test(.enabled(if: enabled))
     func `cancelling stops the voice before its next sentence and a waiting writer throws`() async throws {
         let synthesizer = try SpeechSynthesizerTests.synthesizer()
