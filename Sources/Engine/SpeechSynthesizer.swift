@@ -39,16 +39,10 @@ package struct SpeechSynthesizer: Sendable {
         var metrics = SynthesisMetrics()
         if isCancelled() { throw .cancelled }
         let sentences = try self.sentences(text)
-        var mark = start
         for (index, sentence) in sentences.enumerated() {
             if isCancelled() { throw .cancelled }
-            let samples = try voice.generate(phonemeIDs: sentence.ids, scales: scales(options),
-                                             seed: options.seed &+ UInt64(index), threads: options.threads)
-            let now = clock.now
-            let chunk = SpeechChunk(index: index, text: sentence.text, samples: samples, sampleRate: voice.sampleRate,
-                                    computeSeconds: (now - mark).seconds)
-            mark = now
-            if index == 0 { metrics.firstChunkSeconds = (now - start).seconds }
+            let chunk = try self.chunk(sentence, index: index, options: options)
+            if index == 0 { metrics.firstChunkSeconds = (clock.now - start).seconds }
             metrics.sentences += 1
             metrics.phonemeIDs += sentence.ids.count
             metrics.audioSeconds += chunk.audioSeconds
@@ -56,6 +50,16 @@ package struct SpeechSynthesizer: Sendable {
         }
         metrics.computeSeconds = (clock.now - start).seconds
         return metrics
+    }
+
+    /// Speaks one phonemized sentence, the `index`-th of its text (which seeds its noise).
+    package func chunk(_ sentence: PhonemizedSentence, index: Int, options: SynthesisOptions) throws(SpeechError) -> SpeechChunk {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let samples = try voice.generate(phonemeIDs: sentence.ids, scales: scales(options),
+                                         seed: options.seed &+ UInt64(index), threads: options.threads)
+        return SpeechChunk(index: index, text: sentence.text, samples: samples, sampleRate: voice.sampleRate,
+                           computeSeconds: (clock.now - start).seconds)
     }
 
     /// The whole text as one clip: the sentences' PCM16 (each normalized as Piper does), joined.

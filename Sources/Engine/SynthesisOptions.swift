@@ -26,7 +26,7 @@ package struct SpeechChunk: Sendable, Equatable {
     /// Raw generator output, as floats (not normalized).
     package var samples: [Float]
     package var sampleRate: Int
-    /// Seconds the phonemizer and generator took for this sentence.
+    /// Seconds the generator took for this sentence.
     package var computeSeconds: Double
 
     package init(index: Int, text: String, samples: [Float], sampleRate: Int, computeSeconds: Double) {

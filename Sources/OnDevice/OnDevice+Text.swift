@@ -35,8 +35,14 @@ extension OnDevice {
 
     /// Streaming `chat`.
     public func chatStream(_ messages: [Message], options: TextOptions = TextOptions()) -> AsyncThrowingStream<TextEvent, Error> {
+        chatStream(messages, options: options, readAhead: nil).events
+    }
+
+    /// Streaming `chat` whose model decodes at most `readAhead` partial events ahead of the
+    /// consumer (nil: no limit), so a consumer that stops reading frees the cores.
+    func chatStream(_ messages: [Message], options: TextOptions, readAhead: Int?) -> PacedTextStream {
         let reference = configuration.textModel
-        return textStream(adapters: options.adapters) { session, context in
+        return pacedTextStream(adapters: options.adapters, readAhead: readAhead) { session, context in
             guard let template = try? session.model.chatTemplate() else { throw OnDeviceError.noChatTemplate(model: reference) }
             guard !messages.isEmpty else { throw OnDeviceError.invalidArgument("chat needs at least one message") }
             let text = try template.render(messages: messages.map(\.chatMessage), addGenerationPrompt: true)

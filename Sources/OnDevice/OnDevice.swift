@@ -82,10 +82,21 @@ public final class OnDevice: Sendable {
     /// between tokens; the session and the lease are given back however the producer ends.
     func textStream(adapters: [LoRA] = [], _ body: @escaping @Sendable (Session, TextOpContext) throws -> TextResult)
         -> AsyncThrowingStream<TextEvent, Error> {
+        pacedTextStream(adapters: adapters, readAhead: nil, body).events
+    }
+
+    /// `textStream` whose producer runs at most `readAhead` partial events ahead of the
+    /// consumer (nil: no limit) — a consumer that stops reading pauses decoding — with a
+    /// `cancel` that stops the producer however far the consumer got. (A gated stream's
+    /// consumer that leaves without cancelling its task cannot end it: the stream's own end
+    /// only reaches the producer from inside a pending `next()`.)
+    func pacedTextStream(adapters: [LoRA], readAhead: Int?,
+                         _ body: @escaping @Sendable (Session, TextOpContext) throws -> TextResult) -> PacedTextStream {
         let (stream, continuation) = AsyncThrowingStream<TextEvent, Error>.makeStream()
         let runtimeTask = self.runtimeTask
         let reference = configuration.textModel
         let cancellation = Engine.CancellationFlag()
+        let gate = readAhead.map { DemandGate(limit: $0) }
         let task = Task.detached {
             let lease: TextGenerationLease
             do {
@@ -107,7 +118,8 @@ public final class OnDevice: Sendable {
                                 throw OnDeviceError.adapterUnusable(path: a.path, reason: String(describing: error))
                             }
                         }
-                        let context = TextOpContext(continuation: continuation, adapters: scaled, cancellation: cancellation)
+                        let context = TextOpContext(continuation: continuation, adapters: scaled, cancellation: cancellation,
+                                                    gate: gate)
                         return try lease.withSession { session in try body(session, context) }
                     })
                 }
@@ -125,11 +137,15 @@ public final class OnDevice: Sendable {
                 continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in
+        let cancel: @Sendable () -> Void = {
             cancellation.cancel()
+            gate?.cancel()
             task.cancel()
         }
-        return stream
+        continuation.onTermination = { _ in cancel() }
+        guard let gate else { return PacedTextStream(events: stream, cancel: cancel) }
+        let events = GatedIterator(stream, gate: gate)
+        return PacedTextStream(events: AsyncThrowingStream { try await events.next() }, cancel: cancel)
     }
 
     /// Consumes a text stream to its final result.
@@ -141,6 +157,12 @@ public final class OnDevice: Sendable {
     }
 }
 
+/// A text stream and the way to stop its producer.
+struct PacedTextStream: Sendable {
+    let events: AsyncThrowingStream<TextEvent, Error>
+    let cancel: @Sendable () -> Void
+}
+
 /// What an op's body uses to report partial text and progress.
 struct TextOpContext: Sendable {
     let continuation: AsyncThrowingStream<TextEvent, Error>.Continuation
@@ -149,12 +171,16 @@ struct TextOpContext: Sendable {
     /// Set when the consumer goes away; the op's loops poll it (they run on a compute thread,
     /// where `Task.isCancelled` is always false).
     var cancellation = Engine.CancellationFlag()
+    /// Paces partial events to the consumer (`textStream`'s `readAhead`).
+    var gate: DemandGate?
 
     /// Whether the op should stop now.
     var isCancelled: Bool { cancellation.isCancelled }
 
     func partial(_ text: String) {
-        if !text.isEmpty { continuation.yield(.partial(text)) }
+        guard !text.isEmpty else { return }
+        gate?.waitForRoom()
+        continuation.yield(.partial(text))
     }
 
     func progress(_ done: Int, of total: Int, _ stage: String) {

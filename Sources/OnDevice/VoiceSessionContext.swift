@@ -15,9 +15,14 @@ struct VoiceSessionContext: Sendable {
     static let prerollSamples = 4_800
 
     func drive(input: AsyncStream<[Float]>, core: VoiceSessionCore) async {
+        // Loads the language model while the user speaks: left to the first answer, its load
+        // would add to the first turn's latency. It stays resident for the runtime's keep-alive.
+        let chat = self.chat
+        let warmUp = Task { _ = try? await chat.runtime().textGeneration.prepare() }
         let models: VoiceModels
         do { models = try await VoiceModels.lease(ai: ai, stt: stt, tts: tts) } catch {
             core.emit(.error(String(describing: OnDevice.mapped(error))))
+            await warmUp.value
             core.close()
             return
         }
@@ -84,7 +89,11 @@ struct VoiceSessionContext: Sendable {
             await core.pendingReply?.value
             core.inputEnded()
         }
+        // A reply cut short by `close()` stops its model and voice before it returns: wait, so
+        // the models are not given back under a sentence still being synthesized.
+        await core.pendingReply?.value
         models.whisperGate.withLock { _ in models.whisper.model.checkIn(slot) }  // after any transcription still running
+        await warmUp.value  // its lease is back before the session ends
         await models.release()
         core.close()
     }

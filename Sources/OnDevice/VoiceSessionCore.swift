@@ -104,6 +104,13 @@ final class VoiceSessionCore: Sendable {
         }
     }
 
+    /// Updates the metrics of `turn` if that turn is still the one being answered.
+    func record(turn: Int, _ update: (inout VoiceTurnMetrics) -> Void) {
+        state.withLock { s in
+            if s.phase == .replying(turn: turn) { update(&s.metrics) }
+        }
+    }
+
     /// A sentence of the reply is ready; it plays after what was already queued.
     func speak(_ chunk: SpeechAudioChunk, turn: Int, update: (inout VoiceTurnMetrics) -> Void) {
         state.withLock { s in

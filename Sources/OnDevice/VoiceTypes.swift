@@ -1,6 +1,12 @@
 /// What a voice session reports, in order of a turn: `listening`, `speechStarted`,
-/// `speechEnded`, `userTranscribed`, `thinking`, `agentResponse`, `speaking`… (one per
-/// sentence), `turnCompleted`, then `listening` again once the reply has played out.
+/// `speechEnded`, `userTranscribed`, `thinking`, then `speaking`… (one per sentence) with
+/// `agentResponse` among them, `turnCompleted`, then `listening` again once the reply has
+/// played out.
+///
+/// The voice does not wait for the whole answer: each sentence is spoken as soon as the
+/// language model has written it, while it writes the next. So the first `speaking` chunks
+/// may come before `agentResponse`, which carries the whole answer once the model has
+/// finished it (each chunk's `text` is its sentence).
 public enum VoiceEvent: Sendable, Equatable {
     /// Waiting for the user (at the start, after a reply, after a barge-in or `interrupt()`).
     case listening
@@ -12,7 +18,8 @@ public enum VoiceEvent: Sendable, Equatable {
     case userTranscribed(String)
     /// The language model is writing the answer.
     case thinking
-    /// The answer the agent will speak.
+    /// The whole answer the agent speaks, once the language model has finished it (the first
+    /// sentences may already be speaking).
     case agentResponse(String)
     /// One sentence of the spoken answer, ready to play.
     case speaking(SpeechAudioChunk)
@@ -28,8 +35,11 @@ public struct VoiceTurnMetrics: Sendable, Equatable, Codable {
     public var speechSeconds = 0.0
     /// Whisper's time on the utterance.
     public var transcribeSeconds = 0.0
-    /// The language model's time on the answer.
+    /// From the transcript to the language model's whole answer (the voice starts before).
     public var thinkSeconds = 0.0
+    /// From the transcript to the first sentence of the answer being written: what the voice
+    /// waits for before it can start.
+    public var firstSentenceSeconds = 0.0
     /// From the end of the user's speech (as the VAD reported it) to the first audio chunk.
     public var firstAudioLatency = 0.0
     /// Seconds of reply audio produced.

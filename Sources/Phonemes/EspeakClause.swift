@@ -8,12 +8,16 @@ package struct EspeakClause: Sendable, Equatable {
     package var terminator: ClauseTerminator
     /// Whether a sentence ends with this clause.
     package var endsSentence: Bool
+    /// UTF-8 offset in the phonemized text just past this clause's source (spaces included):
+    /// the next clause starts there, so text still being written can be cut at a clause.
+    package var sourceEnd: Int
 
-    package init(text: String, phonemes: String, terminator: ClauseTerminator, endsSentence: Bool) {
+    package init(text: String, phonemes: String, terminator: ClauseTerminator, endsSentence: Bool, sourceEnd: Int = 0) {
         self.text = text
         self.phonemes = phonemes
         self.terminator = terminator
         self.endsSentence = endsSentence
+        self.sourceEnd = sourceEnd
     }
 }
 

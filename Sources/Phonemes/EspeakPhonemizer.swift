@@ -49,8 +49,16 @@ package final class EspeakPhonemizer: Sendable {
     /// clause to decide the clause ended (seen on 1.51: "warm, with" stops after the "w"). So
     /// a clause's text is the previous call's last character plus this call's bytes minus the
     /// last character; the final call (pointer set to NULL) owns the rest.
+    ///
+    /// A text whose last clause is one character ("Hi there. I") ends with that character
+    /// read but not phonemized: the pointer is at the end, so the loop stops, and espeak keeps
+    /// the character and puts it in front of the next text it is given (seen on 1.51: "Hello
+    /// you." then read as "I hello you"). A space after the text gives espeak something to
+    /// look ahead at, so the last character belongs to this text's last clause.
     private static func readClauses(_ text: String) -> [EspeakClause] {
         var bytes = Array(text.utf8)
+        let textEnd = bytes.count
+        bytes.append(0x20)
         bytes.append(0)
         return bytes.withUnsafeBufferPointer { buffer -> [EspeakClause] in
             guard let base = buffer.baseAddress else { return [] }
@@ -73,7 +81,7 @@ package final class EspeakPhonemizer: Sendable {
                 let source = String(decoding: buffer[carried..<stop], as: UTF8.self)
                 let terminator = ClauseTerminator(clause: Substring(source))
                 clauses.append(EspeakClause(text: source.trimmingSpaces, phonemes: removingLanguageFlags(phonemes),
-                                            terminator: terminator, endsSentence: terminator.endsSentence))
+                                            terminator: terminator, endsSentence: terminator.endsSentence, sourceEnd: min(stop, textEnd)))
                 carried = stop
                 cursor = pointer
             }

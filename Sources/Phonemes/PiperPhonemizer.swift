@@ -37,7 +37,26 @@ package struct PiperPhonemizer: Sendable {
 
     /// The sentences of `text`, in order; sentences with no phonemes (only punctuation) are dropped.
     package func sentences(_ text: String) throws(PhonemeError) -> [PhonemizedSentence] {
+        assemble(try espeak.clauses(text, voice: config.espeakVoice)[...])
+    }
+
+    /// The sentences of `text` that are closed, and the UTF-8 length of the text they span;
+    /// the rest of `text` is a sentence still being written (a language model's answer as it
+    /// streams). A sentence is closed when `.`, `?` or `!` ended it and espeak-ng read words
+    /// after it: espeak decides a clause's end by looking at what follows ("3." may go on as
+    /// "3.14", "Mr." as "Mr. Smith"), so only then can appending text no longer change it.
+    /// Cutting the text at `consumed` and reading the rest later gives the sentences that
+    /// reading the whole text at once would.
+    package func closedSentences(_ text: String) throws(PhonemeError) -> (sentences: [PhonemizedSentence], consumed: Int) {
         let clauses = try espeak.clauses(text, voice: config.espeakVoice)
+        guard let lastWithText = clauses.lastIndex(where: { !$0.text.isEmpty }),
+              let last = clauses[..<lastWithText].lastIndex(where: \.endsSentence) else { return ([], 0) }
+        return (assemble(clauses[...last]), clauses[last].sourceEnd)
+    }
+
+    /// Clauses to sentences: each clause's terminator kept in its phonemes, a sentence closed
+    /// by every clause that ends one (and by the end of the clauses).
+    private func assemble(_ clauses: ArraySlice<EspeakClause>) -> [PhonemizedSentence] {
         var sentences: [PhonemizedSentence] = []
         var phonemes = ""
         var source: [String] = []

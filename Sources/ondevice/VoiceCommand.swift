@@ -49,8 +49,8 @@ enum VoiceCommand {
         case .agentResponse(let text): "agent: \(text)"
         case .speaking(let c): String(format: "speaking: sentence %d, %.2f s", c.index, c.duration)
         case .turnCompleted(let m):
-            String(format: "turn: end of speech → first audio %.2f s (transcribe %.2f s, think %.2f s), reply %.2f s",
-                   m.firstAudioLatency, m.transcribeSeconds, m.thinkSeconds, m.replySeconds)
+            String(format: "turn: end of speech → first audio %.2f s (transcribe %.2f s, first sentence %.2f s, think %.2f s), reply %.2f s",
+                   m.firstAudioLatency, m.transcribeSeconds, m.firstSentenceSeconds, m.thinkSeconds, m.replySeconds)
         case .error(let message): "error: \(message)"
         }
     }
@@ -66,7 +66,8 @@ enum VoiceCommand {
         case .speaking(let c): ["event": "speaking", "index": c.index, "text": c.text, "seconds": c.duration]
         case .turnCompleted(let m):
             ["event": "turn_completed", "first_audio_latency": m.firstAudioLatency, "transcribe_seconds": m.transcribeSeconds,
-             "think_seconds": m.thinkSeconds, "speech_seconds": m.speechSeconds, "reply_seconds": m.replySeconds]
+             "think_seconds": m.thinkSeconds,
+             "first_sentence_seconds": m.firstSentenceSeconds, "speech_seconds": m.speechSeconds, "reply_seconds": m.replySeconds]
         case .error(let message): ["event": "error", "message": message]
         }
     }

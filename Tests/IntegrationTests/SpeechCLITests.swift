@@ -36,10 +36,16 @@ import TestSupport
         let out = try CLIRunner.run(["voice", "--input", input, "-o", reply, "--threads", "2"])
         #expect(out.status == 0, "\(out.stderr)")
         let lines = out.stdout.split(separator: "\n").map(String.init)
-        let order = ["listening", "speech started", "speech ended", "user:", "thinking", "agent:", "speaking:", "turn:"]
+        // `agent:` (the whole answer) may come before or among the `speaking:` lines: the voice
+        // starts on the first sentence while the model writes the rest.
+        let order = ["listening", "speech started", "speech ended", "user:", "thinking", "speaking:", "turn:"]
         var at = 0
         for line in lines where at < order.count && line.hasPrefix(order[at]) { at += 1 }
         #expect(at == order.count, "\(lines)")
+        let agent = try #require(lines.firstIndex { $0.hasPrefix("agent:") }, "\(lines)")
+        let thinking = try #require(lines.firstIndex { $0.hasPrefix("thinking") })
+        let turn = try #require(lines.firstIndex { $0.hasPrefix("turn:") })
+        #expect(thinking < agent && agent < turn, "\(lines)")
         #expect(try WAVFile.read(path: reply).samples.count > 0)
     }
 }

@@ -74,10 +74,20 @@ import TestSupport
         for await event in session.events { events.append(event) }
         let names = events.map(Self.name)
         print("voice session events: \(names)")
+        // The voice speaks each sentence as soon as it is written, so `agentResponse` (the whole
+        // answer, once the model has finished) may come before or among the `speaking` chunks.
         var collapsed: [String] = []
-        for n in names where collapsed.last != n || n != "speaking" { collapsed.append(n) }
-        #expect(collapsed == ["listening", "speechStarted", "speechEnded", "userTranscribed", "thinking", "agentResponse",
+        for n in names where n != "agentResponse" && (collapsed.last != n || n != "speaking") { collapsed.append(n) }
+        #expect(collapsed == ["listening", "speechStarted", "speechEnded", "userTranscribed", "thinking",
                               "speaking", "turnCompleted", "listening"])
+        #expect(names.filter { $0 == "agentResponse" }.count == 1)
+        let response = try #require(names.firstIndex(of: "agentResponse"))
+        let thinking = try #require(names.firstIndex(of: "thinking")), completed = try #require(names.firstIndex(of: "turnCompleted"))
+        #expect(thinking < response && response < completed)
+        let answer = events.compactMap { if case .agentResponse(let t) = $0 { t } else { nil } }.first ?? ""
+        let spoken = events.compactMap { if case .speaking(let c) = $0 { c.text } else { nil } }
+        #expect(spoken.joined(separator: " ").filter { !$0.isWhitespace } == answer.filter { !$0.isWhitespace },
+                "the chunks speak the whole answer, in order")
         let heard = events.compactMap { if case .userTranscribed(let t) = $0 { t } else { nil } }.first ?? ""
         #expect(heard.lowercased().contains("weather"), "\(heard)")
         let reply = events.flatMap { if case .speaking(let c) = $0 { c.samples } else { [Float]() } }
@@ -86,9 +96,38 @@ import TestSupport
         try WAVFile.write(AudioClip(samples: reply, sampleRate: 22_050), to: directory.path + "/reply.wav")
         #expect(try WAVFile.read(path: directory.path + "/reply.wav").samples.count == reply.count)
         let turn = try #require(session.turns.first)
-        print("voice turn: end of speech → first audio \(turn.firstAudioLatency) s (transcribe \(turn.transcribeSeconds) s, think \(turn.thinkSeconds) s), reply \(turn.replySeconds) s")
-        #expect(turn.firstAudioLatency > turn.transcribeSeconds + turn.thinkSeconds - 1e-9)
+        print("voice turn: end of speech → first audio \(turn.firstAudioLatency) s (transcribe \(turn.transcribeSeconds) s, first sentence \(turn.firstSentenceSeconds) s, think \(turn.thinkSeconds) s), reply \(turn.replySeconds) s")
+        // The first audio waits for the transcript and the first sentence, not the whole answer.
+        #expect(turn.firstAudioLatency > turn.transcribeSeconds + turn.firstSentenceSeconds - 1e-9)
+        #expect(turn.firstSentenceSeconds > 0 && turn.firstSentenceSeconds <= turn.thinkSeconds)
         #expect(!turn.interrupted && session.turns.count == 1)
+        #expect(try await ai.activeLeases() == 0)
+    }
+
+    /// The model writes an answer of several sentences; the voice starts on the first while it
+    /// writes on. Deterministic, not timed: the model runs at most one sentence ahead of the
+    /// voice (none on two cores, where they take turns), so it cannot have handed over its
+    /// third sentence (nor finished) before the first one's audio was out — `speaking`
+    /// precedes `agentResponse` whatever the speeds.
+    @Test func `the first sentence speaks before the model has finished an answer of several sentences`() async throws {
+        let ai = try Self.instance()
+        var options = VoiceSessionOptions()
+        options.instructions = "Repeat the user's message back to them, then say thank you."
+        options.text.maxTokens = 60
+        let session = try ai.createVoiceSession(input: try VoiceSession.audioChunks(of: GoldenFiles.root.appendingPathComponent("audio/p01_piper_weather.wav")),
+                                                options: options)
+        var events: [VoiceEvent] = []
+        for await event in session.events { events.append(event) }
+        let names = events.map(Self.name)
+        print("streamed reply events: \(names)")
+        let chunks = events.compactMap { if case .speaking(let c) = $0 { c } else { nil } }
+        try #require(chunks.count >= 3, "the answer needs three sentences: \(chunks.map(\.text))")
+        #expect(chunks.map(\.index) == Array(0..<chunks.count))
+        let response = try #require(names.firstIndex(of: "agentResponse"))
+        let before = names[..<response].filter { $0 == "speaking" }.count
+        #expect(before >= 1, "speaking chunks before the whole answer: \(before)")
+        let turn = try #require(session.turns.first)
+        #expect(!turn.interrupted && turn.firstSentenceSeconds < turn.thinkSeconds)
         #expect(try await ai.activeLeases() == 0)
     }
 
