@@ -29,4 +29,17 @@ package enum ComputeThread {
         thread.stackSize = stackSize
         thread.start()
     }
+
+    /// Runs `body` on a compute thread and returns what it returns. Cancelling the calling task
+    /// sets the flag `body` is given, which it polls between steps.
+    package static func run<T: Sendable>(name: String, _ body: @escaping @Sendable (CancellationFlag) throws -> T) async throws -> T {
+        let flag = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, Error>) in
+                start(name: name) { done.resume(with: Result { try body(flag) }) }
+            }
+        } onCancel: {
+            flag.cancel()
+        }
+    }
 }

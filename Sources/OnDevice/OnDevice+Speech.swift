@@ -66,17 +66,20 @@ extension OnDevice {
 
     // MARK: Internals
 
+    /// Whisper runs on a compute thread: a transcription holds a core for seconds, which on the
+    /// cooperative pool would starve every other task of the process on a two-core machine.
     private func transcribe(_ clip: AudioClip, options: TranscribeOptions) async throws -> Transcript {
         let leases = try await leaseSpeech(vad: options.skipSilence)
         do {
-            let slot = leases.whisper.model.checkOut(threads: modelThreads)
-            defer { leases.whisper.model.checkIn(slot) }
-            let result: Transcription
-            if let vad = leases.vad {
-                result = try slot.transcriber.transcribe(clip, options: options.engineOptions, speechOnly: vad.model.detector(),
-                                                         isCancelled: { Task.isCancelled })
-            } else {
-                result = try slot.transcriber.transcribe(clip, options: options.engineOptions, isCancelled: { Task.isCancelled })
+            let (whisper, vad, threads, engineOptions) = (leases.whisper.model, leases.vad?.model, modelThreads, options.engineOptions)
+            let result = try await ComputeThread.run(name: "ondevice.transcribe") { cancelled in
+                let slot = whisper.checkOut(threads: threads)
+                defer { whisper.checkIn(slot) }
+                if let vad {
+                    return try slot.transcriber.transcribe(clip, options: engineOptions, speechOnly: vad.detector(),
+                                                           isCancelled: { cancelled.isCancelled })
+                }
+                return try slot.transcriber.transcribe(clip, options: engineOptions, isCancelled: { cancelled.isCancelled })
             }
             await leases.release()
             return Transcript(result)

@@ -29,12 +29,18 @@ import TestSupport
             #expect(report.status == .ready, "\(op): \(report.status)")
             #expect(!report.estimateIsLowerBound)
             let estimate = try #require(report.residentEstimate)
-            // The weights are mapped whole, and every kind needs some working memory beyond them.
+            // The weights are mapped whole (an embedding model's less the linear weights it repacks
+            // to int16, whose file pages it releases), and every kind needs working memory too.
             let entry = try await runtime.store.get(report.modelId).entry
             let weightFile = try #require(entry.files.first {
                 $0.name.hasSuffix("model.bin") || $0.name.hasSuffix(".safetensors") || $0.name.hasSuffix(".gguf")
             })
-            #expect(Int64(estimate.weightBytes) == weightFile.bytes, "\(op)")
+            if op == .embed || op == .search {
+                let file = try #require(weightFile.bytes)
+                #expect(Int64(estimate.weightBytes) < file && Int64(estimate.weightBytes) > file / 4, "\(op)")
+            } else {
+                #expect(Int64(estimate.weightBytes) == weightFile.bytes, "\(op)")
+            }
             #expect(estimate.scratchBytes > 0, "\(op)")
             print("[capability] \(op.rawValue) → \(report.modelId): weights \(estimate.weightBytes), cache \(estimate.cacheBytes), scratch \(estimate.scratchBytes)")
         }

@@ -122,4 +122,25 @@ import TestSupport
         await lease.release()
         feeder.finish()
     }
+
+    @Test func `a cancelled transcription stops within a window and gives its models back`() async throws {
+        let ai = try Self.instance()
+        let clip = try WAVFile.read(path: Self.clip("p05_piper_long").path).resampled(to: 16_000).samples
+        // Ten minutes of speech: uncancelled, many seconds of encoder windows.
+        let samples = Array([[Float]](repeating: clip, count: max(1, 600 * 16_000 / clip.count)).joined())
+        let task = Task { try await ai.transcribe(samples: samples) }
+        task.cancel()
+        // Cancelled before or during the compute thread's run, it ends with the cancellation.
+        do {
+            _ = try await task.value
+            Issue.record("a transcription of ten minutes finished although it was cancelled at once")
+        } catch let error as OnDeviceError {
+            #expect(error == .cancelled, "\(error)")
+        }
+        #expect(try await Self.waitForNoLeases(ai) == 0)
+        let lease = try await ai.runtime().lease(ResidentWhisperModel.self, modelId: "whisper-tiny.en-ct2", options: LoadOptions())
+        let counts = lease.model.transcriberCounts
+        #expect(counts.live == counts.idle, "the transcriber went back to its pool")
+        await lease.release()
+    }
 }
