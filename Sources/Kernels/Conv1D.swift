@@ -29,6 +29,20 @@ package enum Conv1D {
                               input: UnsafePointer<Float>, inputStride: Int, inputLength: Int, padLeft: Int, inputSlope: Float = 1,
                               output: UnsafeMutablePointer<Float>,
                               outputStride: Int, steps: Int, accumulate: Bool = false, threads: Int = 1) {
+        apply(shape, weights: weights, bias: bias, residual: residual, input: input, inputStride: inputStride, inputLength: inputLength,
+              padLeft: padLeft, inputSlope: inputSlope, output: output, outputStride: outputStride, stepRange: 0..<steps,
+              accumulate: accumulate, threads: threads)
+    }
+
+    /// The same for output steps `stepRange` only (a chunk of a longer sequence: `output` and
+    /// `residual` are indexed by the step itself, `input` by step + k·dilation − padLeft).
+    package static func apply(_ shape: Shape, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+                              residual: UnsafePointer<Float>? = nil,
+                              input: UnsafePointer<Float>, inputStride: Int, inputLength: Int, padLeft: Int, inputSlope: Float = 1,
+                              output: UnsafeMutablePointer<Float>,
+                              outputStride: Int, stepRange: Range<Int>, accumulate: Bool = false, threads: Int = 1) {
+        let steps = stepRange.count, first = stepRange.lowerBound
+        guard steps > 0 else { return }
         let work = shape.outChannels * shape.inChannels * shape.kernel * steps
         // Whole 16-step blocks per worker; below ~256 K multiply-adds a dispatch costs more than it saves.
         let blocks = (steps + 15) / 16
@@ -36,13 +50,15 @@ package enum Conv1D {
         let parts = max(1, min(threads, blocks, work / 262_144))
         let (o, i, k, d) = (Int64(shape.outChannels), Int64(shape.inChannels), Int64(shape.kernel), Int64(shape.dilation))
         if parts == 1 {
-            od_conv1d(o, i, k, d, Int64(padLeft), inputSlope, weights, bias, residual, input, Int64(inputStride), Int64(inputLength), output, Int64(outputStride), 0, Int64(steps), accumulate ? 1 : 0)
+            od_conv1d(o, i, k, d, Int64(padLeft), inputSlope, weights, bias, residual, input, Int64(inputStride), Int64(inputLength), output,
+                      Int64(outputStride), Int64(first), Int64(stepRange.upperBound), accumulate ? 1 : 0)
             return
         }
         nonisolated(unsafe) let (w, b, r, x, y) = (weights, bias, residual, input, output)
         DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let begin = blocks * part / parts * 16, end = min(steps, blocks * (part + 1) / parts * 16)
-            od_conv1d(o, i, k, d, Int64(padLeft), inputSlope, w, b, r, x, Int64(inputStride), Int64(inputLength), y, Int64(outputStride), Int64(begin), Int64(end), accumulate ? 1 : 0)
+            let begin = first + blocks * part / parts * 16, end = min(stepRange.upperBound, first + blocks * (part + 1) / parts * 16)
+            od_conv1d(o, i, k, d, Int64(padLeft), inputSlope, w, b, r, x, Int64(inputStride), Int64(inputLength), y, Int64(outputStride),
+                      Int64(begin), Int64(end), accumulate ? 1 : 0)
         }
     }
 }

@@ -52,4 +52,12 @@ struct ConvLayer: Sendable {
             }
         }
     }
+
+    /// Runs `body` with the repacked weights and the bias (nil without one).
+    func withPointers<R>(_ body: (UnsafePointer<Float>, UnsafePointer<Float>?) -> R) -> R {
+        weights.withUnsafeBufferPointer { wp in
+            if let bias { return bias.withUnsafeBufferPointer { body(wp.baseAddress!, $0.baseAddress) } }
+            return body(wp.baseAddress!, nil)
+        }
+    }
 }

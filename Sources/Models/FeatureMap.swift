@@ -13,6 +13,13 @@ struct FeatureMap {
         self.data = data ?? [Float](repeating: 0, count: channels * length)
     }
 
+    /// A map whose every value the caller writes before reading (no zero-fill pass).
+    init(uninitializedChannels channels: Int, length: Int) {
+        self.channels = channels
+        self.length = length
+        data = [Float](unsafeUninitializedCapacity: channels * length) { _, count in count = channels * length }
+    }
+
     /// Channels `range` as a new map (the halves of a coupling layer, means vs log-scales).
     func slice(_ range: Range<Int>) -> FeatureMap {
         FeatureMap(channels: range.count, length: length, data: Array(data[range.lowerBound * length..<range.upperBound * length]))

@@ -9,3 +9,4 @@
 #include "od_gemm_rows.h"
 #include "od_conv.h"
 #include "od_conv1d.h"
+#include "od_gated.h"
