@@ -2,7 +2,8 @@ import CKernels
 import Dispatch
 
 /// Direct f32 1-D convolutions (`od_conv1d`) over channels-first buffers, with the time steps
-/// split over threads: what the convolution stacks of speech synthesis (VITS, HiFi-GAN) run on.
+/// (or, for short sequences, the output channels) split over threads: what the convolution
+/// stacks of speech synthesis (VITS, HiFi-GAN) run on.
 package enum Conv1D {
     /// A convolution's shape and its weights, repacked tap-major per output channel.
     package struct Shape: Sendable, Equatable {
@@ -55,6 +56,22 @@ package enum Conv1D {
             return
         }
         nonisolated(unsafe) let (w, b, r, x, y) = (weights, bias, residual, input, output)
+        // A short sequence (the text encoder's few dozen phonemes) leaves each thread a block or
+        // two of steps while every thread streams all the weights: split the output channels
+        // instead, in whole 6-row blocks, so each thread reads only its rows' weights. Each output
+        // is summed in the same order either way, so the split does not change the result.
+        let rowBlocks = (shape.outChannels + 5) / 6
+        if blocks < 4 * parts && rowBlocks >= 2 * parts {
+            let rowStride = shape.kernel * shape.inChannels
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let lo = min(shape.outChannels, rowBlocks * part / parts * 6), hi = min(shape.outChannels, rowBlocks * (part + 1) / parts * 6)
+                guard hi > lo else { return }
+                od_conv1d(Int64(hi - lo), i, k, d, Int64(padLeft), inputSlope, w + lo * rowStride, b.map { $0 + lo }, r.map { $0 + lo * outputStride },
+                          x, Int64(inputStride), Int64(inputLength), y + lo * outputStride, Int64(outputStride),
+                          Int64(first), Int64(stepRange.upperBound), accumulate ? 1 : 0)
+            }
+            return
+        }
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             let begin = first + blocks * part / parts * 16, end = min(stepRange.upperBound, first + blocks * (part + 1) / parts * 16)
             od_conv1d(o, i, k, d, Int64(padLeft), inputSlope, w, b, r, x, Int64(inputStride), Int64(inputLength), y, Int64(outputStride),
