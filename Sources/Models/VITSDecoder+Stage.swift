@@ -14,13 +14,13 @@ extension VITSDecoder.Stage {
     var halo: Int { blocks.map { $0.reduce(0) { $0 + $1.padding } }.max() ?? 0 }
 
     /// Output steps per chunk: four (channels, chunk + 2·halo) buffers near 1 MiB, so a chunk's
-    /// working set stays in L2/L3 while the halo recomputation stays a few percent; at least two
-    /// chunks per thread when the utterance allows, so threads share the work evenly.
+    /// working set stays in L2/L3 while the halo recomputation stays a few percent; at least one
+    /// chunk per thread when the utterance is short (more would only add halo work).
     func chunkLength(length: Int, threads: Int) -> Int {
         let channels = upsample.outChannels
         var chunk = max(256, min(1024, 65_536 / max(1, channels) - 2 * halo)) / 16 * 16
         if threads > 1 {
-            let balanced = (length + 2 * threads - 1) / (2 * threads)
+            let balanced = (length + threads - 1) / threads
             chunk = max(64, min(chunk, (balanced + 15) / 16 * 16))
         }
         return chunk

@@ -56,9 +56,15 @@ struct VITSFlow: Sendable {
                 }
                 a = coupling.residualSkip[l](acts, threads: threads)
                 if l < coupling.gates.count - 1 {
-                    for i in 0..<hidden * n {
-                        h.data[i] += a.data[i]
-                        skip.data[i] += a.data[hidden * n + i]
+                    a.data.withUnsafeBufferPointer { ap in
+                        h.data.withUnsafeMutableBufferPointer { hp in
+                            skip.data.withUnsafeMutableBufferPointer { sp in
+                                for i in 0..<hidden * n {
+                                    hp[i] += ap[i]
+                                    sp[i] += ap[hidden * n + i]
+                                }
+                            }
+                        }
                     }
                 } else {
                     skip.add(a)
