@@ -10,8 +10,8 @@ import Kernels
 /// Every output value is computed by the same kernel calls, in the same order of operations, as
 /// an unchunked pass, so the output does not depend on chunk size or thread count.
 extension VITSDecoder.Stage {
-    /// Upsampled steps a block reads beyond its output on each side: the sum of its convs' paddings.
-    var halo: Int { blocks.map { $0.reduce(0) { $0 + $1.padding } }.max() ?? 0 }
+    /// Upsampled steps a block reads beyond its output on either side: the sum of its convs' reaches.
+    var halo: Int { blocks.map { $0.reduce(0) { $0 + $1.reach } }.max() ?? 0 }
 
     /// Output steps per chunk: four (channels, chunk + 2·halo) buffers near 1 MiB, so a chunk's
     /// working set stays in L2/L3 while the halo recomputation stays a few percent; at least one
@@ -63,9 +63,9 @@ extension VITSDecoder.Stage {
         for (b, block) in blocks.enumerated() {
             var source = UnsafePointer(scratch.upsampled)
             var valid = top - base  // steps of `source` holding data, from base
-            var remaining = block.reduce(0) { $0 + $1.padding }
+            var remaining = block.reduce(0) { $0 + $1.reach }
             for (k, conv) in block.enumerated() {
-                remaining -= conv.padding
+                remaining -= conv.reach
                 let last = k == block.count - 1
                 let lo = max(0, range.lowerBound - remaining), hi = min(length, range.upperBound + remaining)
                 let target = last ? scratch.sum : (k % 2 == 0 ? scratch.first : scratch.second)
