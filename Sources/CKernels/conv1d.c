@@ -7,7 +7,10 @@
 // costs a TLB miss per channel per tap; the packed window stays in L1/L2 and also provides the
 // zero padding. The 6x16 register block then broadcasts one weight per output row per (tap,
 // input channel) and multiplies it into two 8-wide input vectors: 12 FMAs per 2 loads and 6
-// broadcasts. The scalar reference beside it is the plain loop.
+// broadcasts; rows left over after whole 6-row blocks go through a 2x32 block (8 FMAs per 4
+// loads and 2 broadcasts) rather than a mostly idle 6-row one. Every output sums its taps and
+// input channels in the same order in either block, so results do not depend on the split.
+// The scalar reference beside it is the plain loop.
 #include <stdlib.h>
 #include <string.h>
 #include "od_conv1d.h"
@@ -92,6 +95,41 @@ AVX2_FN static void block_6x16(int rows, int cols, int64_t in_ch, int64_t kernel
     }
 }
 
+/// rows (<= 2) output channels from o, cols (<= 32) steps from t: the leftover rows when the
+/// channel count is not a multiple of 6 (32 = 5·6 + 2, 64 = 10·6 + 4, and conv_post's single
+/// row), which a 6-row block would compute at a third of its speed or less.
+AVX2_FN static void block_2x32(int rows, int cols, int64_t in_ch, int64_t kernel, int64_t dilation, const float *w,
+                               const float *bias, const float *residual, const float *xt, int64_t ldx, float *out, int64_t ldo,
+                               int64_t o, int64_t t, int accumulate) {
+    const int64_t wstride = kernel * in_ch;
+    const float *w0 = w + o * wstride, *w1 = w + (o + (rows > 1 ? 1 : 0)) * wstride;
+    __m256 a00 = _mm256_setzero_ps(), a01 = a00, a02 = a00, a03 = a00, a10 = a00, a11 = a00, a12 = a00, a13 = a00;
+    for (int64_t k = 0; k < kernel; k++) {
+        const float *xk = xt + k * dilation;
+        const int64_t wk = k * in_ch;
+        for (int64_t i = 0; i < in_ch; i++) {
+            const float *xi = xk + i * ldx;
+            __m256 x0 = _mm256_loadu_ps(xi), x1 = _mm256_loadu_ps(xi + 8), x2 = _mm256_loadu_ps(xi + 16), x3 = _mm256_loadu_ps(xi + 24);
+            __m256 b = _mm256_broadcast_ss(w0 + wk + i);
+            a00 = _mm256_fmadd_ps(b, x0, a00); a01 = _mm256_fmadd_ps(b, x1, a01); a02 = _mm256_fmadd_ps(b, x2, a02); a03 = _mm256_fmadd_ps(b, x3, a03);
+            b = _mm256_broadcast_ss(w1 + wk + i);
+            a10 = _mm256_fmadd_ps(b, x0, a10); a11 = _mm256_fmadd_ps(b, x1, a11); a12 = _mm256_fmadd_ps(b, x2, a12); a13 = _mm256_fmadd_ps(b, x3, a13);
+        }
+    }
+    __m256 acc[2][4] = {{a00, a01, a02, a03}, {a10, a11, a12, a13}};
+    for (int r = 0; r < rows; r++) {
+        float *dst = out + (o + r) * ldo + t;
+        const __m256 bv = _mm256_set1_ps(bias ? bias[o + r] : 0.0f);
+        const float *res = residual ? residual + (o + r) * ldo + t : NULL;
+        float tmp[32];
+        for (int v = 0; v < 4; v++) _mm256_storeu_ps(tmp + 8 * v, _mm256_add_ps(acc[r][v], bv));
+        for (int c = 0; c < cols; c++) {
+            float y = res ? tmp[c] + res[c] : tmp[c];
+            dst[c] = accumulate ? dst[c] + y : y;
+        }
+    }
+}
+
 /// Copies steps [s0, s0 + width) of every channel into buf (row stride width), zeros outside [0, x_len).
 /// With slope < 1 the copy also applies the leaky ReLU max(v, slope * v) (0 <= slope <= 1).
 AVX2_FN static void pack_window(const float *x, int64_t ldx, int64_t x_len, int64_t in_ch, int64_t s0, int64_t width,
@@ -122,10 +160,18 @@ AVX2_FN static void conv_avx2(int64_t out_ch, int64_t in_ch, int64_t kernel, int
     const int64_t span = (kernel - 1) * dilation;
     for (int64_t t0 = t_begin; t0 < t_end; t0 += TW) {
         const int64_t steps = t_end - t0 < TW ? t_end - t0 : TW;
-        const int64_t width = (steps + 15) / 16 * 16 + span;  // whole 16-step blocks, zero beyond
+        const int64_t width = (steps + 31) / 32 * 32 + span;  // whole 16- and 32-step blocks, zero beyond
         pack_window(x, ldx, x_len, in_ch, t0 - pad_left, width, in_slope, buf);
-        for (int64_t o = 0; o < out_ch; o += MR) {
-            const int rows = out_ch - o < MR ? (int)(out_ch - o) : MR;
+        const int64_t full = out_ch / MR * MR;  // rows in whole 6-row blocks; the rest in 2-row blocks
+        for (int64_t o = full; o < out_ch; o += 2) {
+            const int rows = out_ch - o < 2 ? 1 : 2;
+            for (int64_t lt = 0; lt < steps; lt += 32) {
+                const int cols = steps - lt < 32 ? (int)(steps - lt) : 32;
+                block_2x32(rows, cols, in_ch, kernel, dilation, w, bias, residual, buf + lt, width, out, ldo, o, t0 + lt, accumulate);
+            }
+        }
+        for (int64_t o = 0; o < full; o += MR) {
+            const int rows = MR;
             for (int64_t lt = 0; lt < steps; lt += 16) {
                 const int cols = steps - lt < 16 ? (int)(steps - lt) : 16;
                 block_6x16(rows, cols, in_ch, kernel, dilation, w, bias, residual, buf + lt, width, out, ldo, o, t0 + lt, accumulate);
@@ -141,7 +187,7 @@ void od_conv1d(int64_t out_ch, int64_t in_ch, int64_t kernel, int64_t dilation, 
 #if defined(__x86_64__) || defined(__i386__)
     if (odk_has_avx2() && t_end > t_begin) {
         const int64_t span = (kernel - 1) * dilation;
-        float *buf = malloc((size_t)in_ch * (size_t)(TW + span) * sizeof(float));
+        float *buf = malloc((size_t)in_ch * (size_t)(TW + span) * sizeof(float));  // TW is a multiple of 32
         if (buf) {
             conv_avx2(out_ch, in_ch, kernel, dilation, pad_left, in_slope, w, bias, residual, x, ldx, x_len, out, ldo, t_begin, t_end, accumulate, buf);
             free(buf);

@@ -23,6 +23,9 @@ struct ConvLayer: Sendable {
 
     var byteCount: Int { 4 * (weights.count + (bias?.count ?? 0)) }
 
+    /// Steps an output reads past itself on the farther side (the padding on both sides when symmetric).
+    var reach: Int { max(padding, (shape.kernel - 1) * shape.dilation - padding) }
+
     /// The output has as many steps as the input (2·padding = (kernel − 1)·dilation in every VITS conv).
     func callAsFunction(_ x: FeatureMap, inputSlope: Float = 1, threads: Int) -> FeatureMap {
         var out = FeatureMap(channels: shape.outChannels, length: x.length)
@@ -50,6 +53,14 @@ struct ConvLayer: Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// Runs `body` with the repacked weights and the bias (nil without one).
+    func withPointers<R>(_ body: (UnsafePointer<Float>, UnsafePointer<Float>?) -> R) -> R {
+        weights.withUnsafeBufferPointer { wp in
+            if let bias { return bias.withUnsafeBufferPointer { body(wp.baseAddress!, $0.baseAddress) } }
+            return body(wp.baseAddress!, nil)
         }
     }
 }

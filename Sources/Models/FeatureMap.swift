@@ -13,6 +13,13 @@ struct FeatureMap {
         self.data = data ?? [Float](repeating: 0, count: channels * length)
     }
 
+    /// A map whose every value the caller writes before reading (no zero-fill pass).
+    init(uninitializedChannels channels: Int, length: Int) {
+        self.channels = channels
+        self.length = length
+        data = [Float](unsafeUninitializedCapacity: channels * length) { _, count in count = channels * length }
+    }
+
     /// Channels `range` as a new map (the halves of a coupling layer, means vs log-scales).
     func slice(_ range: Range<Int>) -> FeatureMap {
         FeatureMap(channels: range.count, length: length, data: Array(data[range.lowerBound * length..<range.upperBound * length]))
@@ -23,20 +30,35 @@ struct FeatureMap {
         for i in data.indices { data[i] += other.data[i] }
     }
 
-    /// LayerNorm over the channels at each step (VITS `modules.LayerNorm`, eps 1e-5).
+    /// LayerNorm over the channels at each step (VITS `modules.LayerNorm`, eps 1e-5). Sums run
+    /// row by row over all steps at once (contiguous, vectorizable), in the same channel order
+    /// per step as a per-step loop.
     mutating func layerNorm(gamma: [Float], beta: [Float]) {
-        let n = Float(channels)
-        for t in 0..<length {
-            var mean: Float = 0
-            for c in 0..<channels { mean += data[c * length + t] }
-            mean /= n
-            var variance: Float = 0
+        let n = Float(channels), length = length, channels = channels
+        precondition(gamma.count == channels && beta.count == channels, "layer norm parameters")
+        let mean = UnsafeMutablePointer<Float>.allocate(capacity: length), scale = UnsafeMutablePointer<Float>.allocate(capacity: length)
+        defer { mean.deallocate(); scale.deallocate() }
+        mean.initialize(repeating: 0, count: length)
+        scale.initialize(repeating: 0, count: length)
+        data.withUnsafeMutableBufferPointer { p in
+            let x = p.baseAddress!
             for c in 0..<channels {
-                let d = data[c * length + t] - mean
-                variance += d * d
+                let row = x + c * length
+                for t in 0..<length { mean[t] += row[t] }
             }
-            let inv = 1 / (variance / n + 1e-5).squareRoot()
-            for c in 0..<channels { data[c * length + t] = (data[c * length + t] - mean) * inv * gamma[c] + beta[c] }
+            for t in 0..<length { mean[t] /= n }
+            for c in 0..<channels {
+                let row = x + c * length
+                for t in 0..<length {
+                    let d = row[t] - mean[t]
+                    scale[t] += d * d
+                }
+            }
+            for t in 0..<length { scale[t] = 1 / (scale[t] / n + 1e-5).squareRoot() }
+            for c in 0..<channels {
+                let row = x + c * length, g = gamma[c], b = beta[c]
+                for t in 0..<length { row[t] = (row[t] - mean[t]) * scale[t] * g + b }
+            }
         }
     }
 

@@ -98,14 +98,15 @@ package final class PiperVoiceModel: Sendable {
         let channels = statistics.channels / 2
         var prior = FeatureMap(channels: channels, length: total)
         let draws = noise.normals(channels * total, scale: scales.noiseScale)
-        var frame = 0
-        for (i, count) in frames.enumerated() {
-            for _ in 0..<count {
-                for c in 0..<channels {
-                    let mean = statistics.data[c * n + i], logScale = statistics.data[(channels + c) * n + i]
-                    prior.data[c * total + frame] = mean + draws[c * total + frame] * exp(logScale)
+        // Row by row (contiguous writes), one exp per (channel, id) rather than per frame.
+        for c in 0..<channels {
+            var frame = c * total
+            for (i, count) in frames.enumerated() {
+                let mean = statistics.data[c * n + i], deviation = exp(statistics.data[(channels + c) * n + i])
+                for _ in 0..<count {
+                    prior.data[frame] = mean + draws[frame] * deviation
+                    frame += 1
                 }
-                frame += 1
             }
         }
         let z = flow.reverse(prior, threads: threads)

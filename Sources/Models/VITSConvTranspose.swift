@@ -1,5 +1,3 @@
-import Kernels
-
 /// A ConvTranspose1d (HiFi-GAN's upsampling) computed as `stride` ordinary convolutions, one per
 /// output phase: output step t·s + r only ever meets the taps k ≡ (r + padding) mod s, so each
 /// phase is a kernel/stride-tap convolution over the input and no multiply lands on an inserted zero.
@@ -43,35 +41,4 @@ struct ConvTransposeLayer: Sendable {
     }
 
     var byteCount: Int { 4 * (phases.reduce(0) { $0 + $1.weights.count } + bias.count) }
-
-    /// The upsampled leakyReLU(x, inputSlope).
-    func callAsFunction(_ x: FeatureMap, inputSlope: Float = 1, threads: Int) -> FeatureMap {
-        precondition(x.channels == inChannels, "transposed conv channels")
-        let n = x.length
-        var phaseOut = [Float](repeating: 0, count: outChannels * n)  // (out, n) of one phase
-        var out = FeatureMap(channels: outChannels, length: n * stride)
-        let shape = Conv1D.Shape(outChannels: outChannels, inChannels: inChannels, kernel: taps, dilation: 1)
-        for (r, phase) in phases.enumerated() {
-            x.data.withUnsafeBufferPointer { xp in
-                phase.weights.withUnsafeBufferPointer { wp in
-                    bias.withUnsafeBufferPointer { bp in
-                        phaseOut.withUnsafeMutableBufferPointer { op in
-                            Conv1D.apply(shape, weights: wp.baseAddress!, bias: bp.baseAddress!, input: xp.baseAddress!, inputStride: n,
-                                         inputLength: n, padLeft: -phase.offset, inputSlope: inputSlope, output: op.baseAddress!, outputStride: n, steps: n, threads: threads)
-                        }
-                    }
-                }
-            }
-            // Interleave the phase into every stride-th output step.
-            out.data.withUnsafeMutableBufferPointer { dst in
-                phaseOut.withUnsafeBufferPointer { src in
-                    for o in 0..<outChannels {
-                        let d = dst.baseAddress! + o * n * stride + r, s = src.baseAddress! + o * n
-                        for t in 0..<n { d[t * stride] = s[t] }
-                    }
-                }
-            }
-        }
-        return out
-    }
 }

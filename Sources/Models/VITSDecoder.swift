@@ -1,4 +1,4 @@
-import Foundation
+import CKernels
 
 /// HiFi-GAN generator (Kong et al. 2020) as VITS uses it: conv_pre, then per stage a leaky ReLU
 /// (0.1), a transposed-conv upsampler and the mean of several residual blocks of different
@@ -43,28 +43,9 @@ struct VITSDecoder: Sendable {
     /// Samples from latent frames (channels, frames); frames × product of strides samples.
     func callAsFunction(_ z: FeatureMap, threads: Int) -> [Float] {
         var x = pre(z, threads: threads)
-        for stage in stages {
-            x = stage.upsample(x, inputSlope: 0.1, threads: threads)
-            // Each residual block: y_0 = x, y_{k+1} = y_k + conv_k(lrelu(y_k)), the residual added by
-            // the kernel; the last conv of each block adds straight into the stage's sum.
-            var sum = FeatureMap(channels: x.channels, length: x.length)
-            for (b, block) in stage.blocks.enumerated() {
-                var y = x
-                for (k, conv) in block.enumerated() {
-                    if k == block.count - 1 {
-                        conv.run(y, into: &sum, accumulate: b > 0, inputSlope: 0.1, residual: y, threads: threads)
-                    } else {
-                        var next = FeatureMap(channels: y.channels, length: y.length)
-                        conv.run(y, into: &next, accumulate: false, inputSlope: 0.1, residual: y, threads: threads)
-                        y = next
-                    }
-                }
-            }
-            let scale = 1 / Float(stage.blocks.count)
-            for i in sum.data.indices { sum.data[i] *= scale }
-            x = sum
-        }
-        let out = post(x, inputSlope: 0.01, threads: threads)
-        return out.data.map { tanh($0) }
+        for stage in stages { x = stage(x, threads: threads) }
+        var out = post(x, inputSlope: 0.01, threads: threads)
+        out.data.withUnsafeMutableBufferPointer { od_tanh($0.baseAddress!, $0.baseAddress!, Int64($0.count)) }
+        return out.data
     }
 }

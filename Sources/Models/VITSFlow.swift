@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// VITS's normalizing flow between the prior and the posterior (`ResidualCouplingBlock`), run in
@@ -49,13 +50,21 @@ struct VITSFlow: Sendable {
             var skip = FeatureMap(channels: hidden, length: n)
             for (l, gate) in coupling.gates.enumerated() {
                 var a = gate(h, threads: threads)  // (2·hidden, n): tanh half, sigmoid half
-                var acts = FeatureMap(channels: hidden, length: n)
-                for i in 0..<hidden * n { acts.data[i] = tanh(a.data[i]) * (1 / (1 + exp(-a.data[hidden * n + i]))) }
+                var acts = FeatureMap(uninitializedChannels: hidden, length: n)
+                a.data.withUnsafeBufferPointer { ap in
+                    acts.data.withUnsafeMutableBufferPointer { od_gated_tanh(ap.baseAddress!, ap.baseAddress! + hidden * n, $0.baseAddress!, Int64(hidden * n)) }
+                }
                 a = coupling.residualSkip[l](acts, threads: threads)
                 if l < coupling.gates.count - 1 {
-                    for i in 0..<hidden * n {
-                        h.data[i] += a.data[i]
-                        skip.data[i] += a.data[hidden * n + i]
+                    a.data.withUnsafeBufferPointer { ap in
+                        h.data.withUnsafeMutableBufferPointer { hp in
+                            skip.data.withUnsafeMutableBufferPointer { sp in
+                                for i in 0..<hidden * n {
+                                    hp[i] += ap[i]
+                                    sp[i] += ap[hidden * n + i]
+                                }
+                            }
+                        }
                     }
                 } else {
                     skip.add(a)

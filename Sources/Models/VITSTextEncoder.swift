@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// VITS's prior text encoder (Kim et al. 2021, "Conditional Variational Autoencoder with
@@ -84,53 +85,64 @@ struct VITSTextEncoder: Sendable {
     }
 
     /// Multi-head self-attention with relative positions (no mask: one unpadded utterance).
+    /// The (head, query) rows are split over threads; each row's sums run in the same order
+    /// whatever the split, so the output does not depend on the thread count.
     private func attention(_ layer: Layer, _ x: FeatureMap, threads: Int) -> FeatureMap {
-        let n = x.length, d = hidden / heads, w = window
+        let n = x.length, d = hidden / heads, w = window, heads = heads
         let q = layer.query(x, threads: threads), k = layer.key(x, threads: threads), v = layer.value(x, threads: threads)
-        var context = FeatureMap(channels: hidden, length: n)
+        var context = FeatureMap(uninitializedChannels: hidden, length: n)
         let scale = 1 / Float(d).squareRoot()
-        // Per head, positions-major copies so every dot product runs over contiguous memory.
-        var qt = [Float](repeating: 0, count: n * d), kt = qt, vt = qt  // (n, d)
-        var scores = [Float](repeating: 0, count: n), out = [Float](repeating: 0, count: d)
+        // Positions-major copies per head so every dot product runs over contiguous memory.
+        var qt = [Float](repeating: 0, count: heads * n * d), kt = qt, vt = qt  // (heads, n, d)
         for h in 0..<heads {
             for e in 0..<d {
                 for t in 0..<n {
-                    qt[t * d + e] = q.data[(h * d + e) * n + t] * scale
-                    kt[t * d + e] = k.data[(h * d + e) * n + t]
-                    vt[t * d + e] = v.data[(h * d + e) * n + t]
+                    qt[(h * n + t) * d + e] = q.data[(h * d + e) * n + t] * scale
+                    kt[(h * n + t) * d + e] = k.data[(h * d + e) * n + t]
+                    vt[(h * n + t) * d + e] = v.data[(h * d + e) * n + t]
                 }
             }
-            qt.withUnsafeBufferPointer { qp in
-                kt.withUnsafeBufferPointer { kp in
-                    vt.withUnsafeBufferPointer { vp in
-                        layer.relativeKeys.withUnsafeBufferPointer { rk in
-                            layer.relativeValues.withUnsafeBufferPointer { rv in
-                                for i in 0..<n {
-                                    let qi = qp.baseAddress! + i * d
-                                    var maxScore = -Float.infinity
-                                    for j in 0..<n {
-                                        var s = Self.dot(qi, kp.baseAddress! + j * d, d)
-                                        if abs(j - i) <= w { s += Self.dot(qi, rk.baseAddress! + (j - i + w) * d, d) }
-                                        scores[j] = s
-                                        maxScore = max(maxScore, s)
-                                    }
-                                    var total: Float = 0
-                                    for j in 0..<n {
-                                        scores[j] = exp(scores[j] - maxScore)
-                                        total += scores[j]
-                                    }
-                                    for e in 0..<d { out[e] = 0 }
-                                    for j in 0..<n {
-                                        let p = scores[j] / total
-                                        let vj = vp.baseAddress! + j * d
-                                        for e in 0..<d { out[e] += p * vj[e] }
-                                        if abs(j - i) <= w {
-                                            let r = rv.baseAddress! + (j - i + w) * d
-                                            for e in 0..<d { out[e] += p * r[e] }
+        }
+        let rows = heads * n, parts = max(1, min(threads, rows * n * d / 65_536))
+        qt.withUnsafeBufferPointer { qp in
+            kt.withUnsafeBufferPointer { kp in
+                vt.withUnsafeBufferPointer { vp in
+                    layer.relativeKeys.withUnsafeBufferPointer { rk in
+                        layer.relativeValues.withUnsafeBufferPointer { rv in
+                            context.data.withUnsafeMutableBufferPointer { cp in
+                                nonisolated(unsafe) let (qs, ks, vs, rks, rvs, ctx) = (qp.baseAddress!, kp.baseAddress!, vp.baseAddress!, rk.baseAddress!, rv.baseAddress!, cp.baseAddress!)
+                                let work: @Sendable (Int) -> Void = { part in
+                                    let scores = UnsafeMutablePointer<Float>.allocate(capacity: n), out = UnsafeMutablePointer<Float>.allocate(capacity: d)
+                                    defer { scores.deallocate(); out.deallocate() }
+                                    for row in rows * part / parts..<rows * (part + 1) / parts {
+                                        let h = row / n, i = row % n
+                                        let qi = qs + row * d, kh = ks + h * n * d, vh = vs + h * n * d
+                                        var maxScore = -Float.infinity
+                                        for j in 0..<n {
+                                            var s = Self.dot(qi, kh + j * d, d)
+                                            if abs(j - i) <= w { s += Self.dot(qi, rks + (j - i + w) * d, d) }
+                                            scores[j] = s
+                                            maxScore = max(maxScore, s)
                                         }
+                                        var total: Float = 0
+                                        for j in 0..<n {
+                                            scores[j] = exp(scores[j] - maxScore)
+                                            total += scores[j]
+                                        }
+                                        for e in 0..<d { out[e] = 0 }
+                                        for j in 0..<n {
+                                            let p = scores[j] / total
+                                            let vj = vh + j * d
+                                            for e in 0..<d { out[e] += p * vj[e] }
+                                            if abs(j - i) <= w {
+                                                let r = rvs + (j - i + w) * d
+                                                for e in 0..<d { out[e] += p * r[e] }
+                                            }
+                                        }
+                                        for e in 0..<d { ctx[(h * d + e) * n + i] = out[e] }
                                     }
-                                    for e in 0..<d { context.data[(h * d + e) * n + i] = out[e] }
                                 }
+                                if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts) { work($0) } }
                             }
                         }
                     }

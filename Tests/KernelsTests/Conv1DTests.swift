@@ -78,4 +78,35 @@ import Testing
         }
         #expect(one == two)
     }
+
+    @Test func `splitting the output channels of a short sequence over threads gives the same output`() {
+        // 40 steps are three 16-step blocks, too few to share, so two threads take 6-row blocks
+        // of the 100 channels (the last block partial), with bias, residual and accumulation.
+        var random = TestRandom(seed: 13)
+        let shape = Conv1D.Shape(outChannels: 100, inChannels: 64, kernel: 3, dilation: 1)
+        let steps = 40
+        let x = (0..<64 * steps).map { _ in random.float(-1, 1) }
+        let w = (0..<100 * 3 * 64).map { _ in random.float(-0.2, 0.2) }
+        let bias = (0..<100).map { _ in random.float(-0.1, 0.1) }
+        let residual = (0..<100 * steps).map { _ in random.float(-1, 1) }
+        let start = (0..<100 * steps).map { _ in random.float(-1, 1) }
+        func run(threads: Int) -> [Float] {
+            var out = start
+            x.withUnsafeBufferPointer { xp in
+                w.withUnsafeBufferPointer { wp in
+                    out.withUnsafeMutableBufferPointer { op in
+                        Conv1D.apply(shape, weights: wp.baseAddress!, bias: bias, residual: residual, input: xp.baseAddress!, inputStride: steps,
+                                     inputLength: steps, padLeft: 1, inputSlope: 0.1, output: op.baseAddress!, outputStride: steps,
+                                     steps: steps, accumulate: true, threads: threads)
+                    }
+                }
+            }
+            return out
+        }
+        let one = run(threads: 1), two = run(threads: 2)
+        var reference = start
+        od_conv1d_scalar(100, 64, 3, 1, 1, 0.1, w, bias, residual, x, Int64(steps), Int64(steps), &reference, Int64(steps), 0, Int64(steps), 1)
+        #expect(one == two)
+        #expect(Self.error(two, reference) < 1e-5)
+    }
 }

@@ -10,3 +10,4 @@
 #include "od_gemm_i16.h"
 #include "od_conv.h"
 #include "od_conv1d.h"
+#include "od_gated.h"
