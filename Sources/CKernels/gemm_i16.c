@@ -166,7 +166,8 @@ void od_i16_pack_tokens(int64_t n_tokens, int64_t k, int32_t levels, const float
         int16_t *panel = panels + (size_t)p * (size_t)k * T_PANEL_TOKENS;
         for (int64_t i = 0; i < T_PANEL_TOKENS; i++) {
             int64_t t = p * T_PANEL_TOKENS + i;
-            const float *v = x + t * x_stride;
+            // Padding tokens past the batch have no row (and no pointer into one).
+            const float *v = t < n_tokens ? x + t * x_stride : x;
             float max_abs = 0;
             if (t < n_tokens) {
 #ifdef OD_I16_X86
