@@ -25,23 +25,30 @@ size_t od_i16_token_elements(int64_t n_tokens, int64_t k) {
     return (size_t)((n_tokens + T_PANEL_TOKENS - 1) / T_PANEL_TOKENS) * (size_t)k * T_PANEL_TOKENS;
 }
 
-/// Symmetric quantization of n values to [-levels, levels] into q[i * q_stride]: returns the
-/// step (0 for an all-zero or non-finite row, whose values all quantize to 0).
-static float quantize_row(const float *v, int64_t n, int32_t levels, int16_t *q, int64_t q_stride) {
-    float max_abs = 0;
+/// max |v[i]| over n floats; infinity if any is NaN (callers zero such rows, as infinite ones).
+static float max_abs_scalar(const float *v, int64_t n) {
+    float m = 0;
     for (int64_t i = 0; i < n; i++) {
         float a = fabsf(v[i]);
-        if (a > max_abs) max_abs = a;
+        if (a > m || a != a) m = a != a ? INFINITY : a;
     }
+    return m;
+}
+
+/// q[i] = lrintf(v[i] * inverse) for n values (|v[i] * inverse| <= levels by construction).
+static void round_scalar(const float *v, int64_t n, float inverse, int16_t *q) {
+    for (int64_t i = 0; i < n; i++) q[i] = (int16_t)lrintf(v[i] * inverse);
+}
+
+/// Symmetric quantization of n values to [-levels, levels]: returns the step (0 for an
+/// all-zero or non-finite row, whose values all quantize to 0).
+static float quantize_row(const float *v, int64_t n, int32_t levels, int16_t *q) {
+    float max_abs = max_abs_scalar(v, n);
     if (!(max_abs > 0) || !isfinite(max_abs)) {
-        for (int64_t i = 0; i < n; i++) q[i * q_stride] = 0;
+        for (int64_t i = 0; i < n; i++) q[i] = 0;
         return 0;
     }
-    float inverse = (float)levels / max_abs;
-    for (int64_t i = 0; i < n; i++) {
-        long r = lrintf(v[i] * inverse);
-        q[i * q_stride] = (int16_t)(r > levels ? levels : r < -levels ? -levels : r);
-    }
+    round_scalar(v, n, (float)levels / max_abs, q);
     return max_abs / (float)levels;
 }
 
@@ -83,7 +90,7 @@ int32_t od_i16_pack_weights(int32_t w_type, int64_t rows, int64_t k, const void 
             int64_t r = p * W_PANEL_ROWS + j;
             if (r < rows) {
                 load_row(w_type, w, w_row_bytes, r, k, row);
-                row_scales[r] = quantize_row(row, k, w_levels, q, 1);
+                row_scales[r] = quantize_row(row, k, w_levels, q);
                 int64_t l1 = 0;
                 for (int64_t i = 0; i < k; i++) l1 += q[i] < 0 ? -q[i] : q[i];
                 if (l1 > widest) widest = l1;
@@ -103,21 +110,6 @@ int32_t od_i16_pack_weights(int32_t w_type, int64_t rows, int64_t k, const void 
     // Exact now: activations at most a_levels in magnitude keep every sum within 32 bits.
     int64_t a_levels = INT32_MAX / widest;
     return a_levels > 32767 ? 32767 : (int32_t)a_levels;
-}
-
-/// max |v[i]| over n floats (NaN-free input; a NaN or infinity makes the caller zero the row).
-static float max_abs_scalar(const float *v, int64_t n) {
-    float m = 0;
-    for (int64_t i = 0; i < n; i++) {
-        float a = fabsf(v[i]);
-        if (a > m || a != a) m = a != a ? INFINITY : a;
-    }
-    return m;
-}
-
-/// q[i] = lrintf(v[i] * inverse) for n values (|v[i] * inverse| <= levels by construction).
-static void round_scalar(const float *v, int64_t n, float inverse, int16_t *q) {
-    for (int64_t i = 0; i < n; i++) q[i] = (int16_t)lrintf(v[i] * inverse);
 }
 
 #ifdef OD_I16_X86

@@ -43,9 +43,6 @@ package final class Int16Linear: @unchecked Sendable {
         rowScales.deallocate()
     }
 
-    /// Bytes this packed copy holds (for memory accounting).
-    package var byteCount: Int { od_i16_weight_elements(Int64(rows), Int64(columns)) * 2 + rows * 4 }
-
     /// out[t · outStride + r] = Σ_k W[r][k] · x[t][k] (+ bias[r]) for the tokens packed in
     /// `tokens`, the 16-row panels split over `threads` workers.
     package func apply(_ tokens: Int16TokenPanels, bias: UnsafePointer<Float>?, out: UnsafeMutablePointer<Float>,

@@ -24,7 +24,4 @@ package struct EncoderLinear: Sendable {
         self.packed = precision == .int16 ? Int16Linear(weight: weight) : nil
         self.evictedBytes = packed == nil ? 0 : weight.evictPages()
     }
-
-    /// Output features.
-    package var rows: Int { weight.rowCount }
 }

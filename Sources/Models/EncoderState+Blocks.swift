@@ -52,7 +52,7 @@ extension EncoderState {
         }
     }
 
-    /// out = W · input (+ bias) for `n` rows: (n, w.rows).
+    /// out = W · input (+ bias) for `n` rows: (n, output features).
     func linear(_ w: EncoderLinear, bias: [Float]?, _ input: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, n: Int) {
         linears([(w, bias, out)], input, n: n)
     }

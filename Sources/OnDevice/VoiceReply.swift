@@ -120,25 +120,14 @@ struct VoiceReply: Sendable {
         let options = whisperOptions
         let slot = self.slot  // the slot (Sendable) carries the transcriber this session owns
         let models = self.models
-        let cancelled = CancellationFlag()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (done: CheckedContinuation<String, Error>) in
-                ComputeThread.start(name: "ondevice.voice.transcribe") {
-                    // A cancelled turn's transcription may still be finishing its current step
-                    // when the next turn starts: one session transcriber, one user at a time.
-                    do {
-                        let clip = AudioClip(samples: utterance, sampleRate: 16_000)
-                        let result = try models.whisperGate.withLock { _ in
-                            try slot.transcriber.transcribe(clip, options: options, isCancelled: { cancelled.isCancelled })
-                        }
-                        done.resume(returning: result.text.trimmingCharacters(in: .whitespacesAndNewlines))
-                    } catch {
-                        done.resume(throwing: error)
-                    }
-                }
+        return try await ComputeThread.run(name: "ondevice.voice.transcribe") { cancelled in
+            // A cancelled turn's transcription may still be finishing its current step when the
+            // next turn starts: one session transcriber, one user at a time.
+            let clip = AudioClip(samples: utterance, sampleRate: 16_000)
+            let result = try models.whisperGate.withLock { _ in
+                try slot.transcriber.transcribe(clip, options: options, isCancelled: { cancelled.isCancelled })
             }
-        } onCancel: {
-            cancelled.cancel()
+            return result.text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 }
