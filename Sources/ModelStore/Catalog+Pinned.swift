@@ -24,6 +24,15 @@ extension Catalog {
                           sourcePath: "gemma-3-270m-q4_k_m.gguf"),
             ]),
         .huggingFace(
+            id: "qwen2.5-coder-0.5b-instruct-q4_k_m", kind: .llm,
+            license: "none stated by the packages (no License field or licence file in the six wheels) nor by the file (the GGUF has no general.license key); the upstream model card of Qwen/Qwen2.5-Coder-0.5B-Instruct states apache-2.0",
+            repo: "Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF", revision: "main", variant: "q4_k_m",
+            files: [
+                ModelFile(name: "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", bytes: 491400064,
+                          sha256: "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+                          sourcePath: "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"),
+            ]),
+        .huggingFace(
             id: "whisper-tiny.en-ct2", kind: .asr,
             license: "MIT (package metadata)",
             repo: "Systran/faster-whisper-tiny.en", revision: "main", variant: "ct2",

@@ -6,6 +6,9 @@ package enum Architecture: String, Sendable, CaseIterable {
     case llama
     /// Gemma 3: interleaved sliding-window and global attention, QK-norm, GeGLU.
     case gemma3
+    /// Qwen 2 / 2.5: the llama block with biases on the query, key and value projections and
+    /// half-split ("neox") RoPE.
+    case qwen2
 
     /// Reads and validates the architecture of `file`.
     package init(file: GGUFFile) throws(ModelError) {

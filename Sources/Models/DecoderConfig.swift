@@ -58,12 +58,17 @@ package struct DecoderConfig: Sendable, Equatable {
         guard headDim > 0, headDim % 2 == 0 else {
             throw .invalidHyperparameter(key: "\(p).attention.key_length", value: String(headDim))
         }
+        if let dims = file.int("\(p).rope.dimension_count"), dims != headDim {
+            // Partial rotary embeddings (RoPE over only the first `dims` of each head).
+            throw .unsupportedHyperparameter(key: "\(p).rope.dimension_count", value: String(dims))
+        }
         guard let tokens = file.stringArray("tokenizer.ggml.tokens") else {
             throw .invalidHyperparameter(key: "tokenizer.ggml.tokens", value: "missing")
         }
         vocabularySize = tokens.count
+        try Self.refuseRoPEScaling(file: file, prefix: p)
         switch arch {
-        case .llama:
+        case .llama, .qwen2:
             ropeBaseSliding = ropeBase
             slidingWindow = nil
             slidingWindowPattern = 1
@@ -75,6 +80,18 @@ package struct DecoderConfig: Sendable, Equatable {
             slidingWindow = file.int("\(p).attention.sliding_window")
             slidingWindowPattern = 6
             attentionScale = 1 / Float(headDim).squareRoot()
+        }
+    }
+
+    /// RoPE scaling rewrites every rotation angle; until a scaling type is implemented, a file
+    /// that asks for one is refused instead of being run with unscaled (wrong) positions.
+    private static func refuseRoPEScaling(file: GGUFFile, prefix p: String) throws(ModelError) {
+        if let type = file.string("\(p).rope.scaling.type"), type != "none" {
+            throw .unsupportedHyperparameter(key: "\(p).rope.scaling.type", value: type)
+        }
+        if let factor = file.float("\(p).rope.scaling.factor"), factor != 0, factor != 1,
+           file.string("\(p).rope.scaling.type") == nil {
+            throw .unsupportedHyperparameter(key: "\(p).rope.scaling.factor", value: String(factor))
         }
     }
 }

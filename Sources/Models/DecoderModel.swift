@@ -24,5 +24,6 @@ package func loadDecoder(file: GGUFFile) throws(ModelError) -> any DecoderModel 
     switch config.architecture {
     case .llama: return LlamaModel(config: config, weights: weights)
     case .gemma3: return Gemma3Model(config: config, weights: weights)
+    case .qwen2: return Qwen2Model(config: config, weights: weights)
     }
 }

@@ -101,6 +101,11 @@ extension DecoderState {
         }
     }
 
+    /// out[r] += bias for `rows` rows of width `width` (a projection's learned bias).
+    func addBias(_ out: UnsafeMutablePointer<Float>, _ bias: TensorView, rows: Int, width: Int) {
+        for r in 0..<rows { VectorMath.add(out + r * width, bias.floats, out: out + r * width, count: width) }
+    }
+
     /// x += y over `count` floats.
     func addInPlace(_ x: UnsafeMutablePointer<Float>, _ y: UnsafePointer<Float>, count: Int) {
         VectorMath.add(x, y, out: x, count: count)

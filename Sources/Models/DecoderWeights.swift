@@ -3,7 +3,7 @@ import Tensor
 
 /// The weights of one decoder layer, checked against the hyperparameters at load.
 ///
-/// Norm weights are F32 vectors; projections may be any supported weight type.
+/// Norm weights and biases are F32 vectors; projections may be any supported weight type.
 package struct DecoderLayerWeights: Sendable {
     package var attentionNorm: TensorView      // (d)
     package var query: TensorView              // [d, heads*headDim]
@@ -14,6 +14,9 @@ package struct DecoderLayerWeights: Sendable {
     package var gate: TensorView               // [d, ffn]
     package var up: TensorView                 // [d, ffn]
     package var down: TensorView               // [ffn, d]
+    package var queryBias: TensorView?         // (heads*headDim), Qwen 2
+    package var keyBias: TensorView?           // (kvHeads*headDim)
+    package var valueBias: TensorView?         // (kvHeads*headDim)
     package var queryNorm: TensorView?         // (headDim), Gemma 3 QK-norm
     package var keyNorm: TensorView?           // (headDim)
     package var postAttentionNorm: TensorView? // (d), Gemma 3 sandwich norm
@@ -21,6 +24,10 @@ package struct DecoderLayerWeights: Sendable {
 }
 
 /// All weights of a decoder, memory-mapped from the GGUF (nothing copied).
+///
+/// Every tensor of the file must be one the architecture reads: a tensor left over (say a
+/// `rope_freqs.weight` or a bias the decoder would not add) changes the math, so it is a typed
+/// error rather than a model that runs and answers wrongly.
 package struct DecoderWeights: Sendable {
     package var tokenEmbedding: TensorView     // [d, vocab]
     package var outputNorm: TensorView         // (d)
@@ -30,6 +37,7 @@ package struct DecoderWeights: Sendable {
 
     package init(file: GGUFFile, config c: DecoderConfig) throws(ModelError) {
         let d = c.embeddingLength
+        var used = Set<String>()
         func load(_ name: String, _ shape: [Int], norm: Bool = false) throws(ModelError) -> TensorView {
             let t: TensorView
             do { t = try file.tensor(name) } catch { throw .format(error) }
@@ -39,16 +47,21 @@ package struct DecoderWeights: Sendable {
             } else {
                 guard t.type.isSupportedWeightType else { throw .unsupportedTensorType(tensor: name, type: t.type.description) }
             }
+            used.insert(name)
             return t
+        }
+        func loadIf(_ wanted: Bool, _ name: String, _ shape: [Int]) throws(ModelError) -> TensorView? {
+            wanted ? try load(name, shape, norm: true) : nil
         }
         tokenEmbedding = try load("token_embd.weight", [d, c.vocabularySize])
         outputNorm = try load("output_norm.weight", [d], norm: true)
         output = file.hasTensor("output.weight") ? try load("output.weight", [d, c.vocabularySize]) : tokenEmbedding
+        let gemma = c.architecture == .gemma3
+        let biased = c.architecture == .qwen2
         var layers: [DecoderLayerWeights] = []
         layers.reserveCapacity(c.layerCount)
         for i in 0..<c.layerCount {
             let p = "blk.\(i)."
-            let gemma = c.architecture == .gemma3
             layers.append(DecoderLayerWeights(
                 attentionNorm: try load(p + "attn_norm.weight", [d], norm: true),
                 query: try load(p + "attn_q.weight", [d, c.queryDim]),
@@ -59,12 +72,19 @@ package struct DecoderWeights: Sendable {
                 gate: try load(p + "ffn_gate.weight", [d, c.feedForwardLength]),
                 up: try load(p + "ffn_up.weight", [d, c.feedForwardLength]),
                 down: try load(p + "ffn_down.weight", [c.feedForwardLength, d]),
-                queryNorm: gemma ? try load(p + "attn_q_norm.weight", [c.headDim], norm: true) : nil,
-                keyNorm: gemma ? try load(p + "attn_k_norm.weight", [c.headDim], norm: true) : nil,
-                postAttentionNorm: gemma ? try load(p + "post_attention_norm.weight", [d], norm: true) : nil,
-                postFFNNorm: gemma ? try load(p + "post_ffw_norm.weight", [d], norm: true) : nil))
+                queryBias: try loadIf(biased, p + "attn_q.bias", [c.queryDim]),
+                keyBias: try loadIf(biased, p + "attn_k.bias", [c.kvDim]),
+                valueBias: try loadIf(biased, p + "attn_v.bias", [c.kvDim]),
+                queryNorm: try loadIf(gemma, p + "attn_q_norm.weight", [c.headDim]),
+                keyNorm: try loadIf(gemma, p + "attn_k_norm.weight", [c.headDim]),
+                postAttentionNorm: try loadIf(gemma, p + "post_attention_norm.weight", [d]),
+                postFFNNorm: try loadIf(gemma, p + "post_ffw_norm.weight", [d])))
         }
         self.layers = layers
+        // In file order, so the error names the first stray tensor deterministically.
+        if let stray = file.tensorInfos.first(where: { !used.contains($0.name) }) {
+            throw .unexpectedTensor(name: stray.name, architecture: c.architecture.rawValue)
+        }
     }
 
     /// Bytes of weight data the model maps (for residency estimates).
@@ -74,7 +94,8 @@ package struct DecoderWeights: Sendable {
         for l in layers {
             total += [l.attentionNorm, l.query, l.key, l.value, l.output, l.ffnNorm, l.gate, l.up, l.down]
                 .reduce(0) { $0 + $1.byteCount }
-            total += [l.queryNorm, l.keyNorm, l.postAttentionNorm, l.postFFNNorm].reduce(0) { $0 + ($1?.byteCount ?? 0) }
+            total += [l.queryBias, l.keyBias, l.valueBias, l.queryNorm, l.keyNorm, l.postAttentionNorm, l.postFFNNorm]
+                .reduce(0) { $0 + ($1?.byteCount ?? 0) }
         }
         return total
     }

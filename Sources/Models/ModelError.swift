@@ -13,6 +13,12 @@ package enum ModelError: Error, Sendable, Equatable {
     case shapeMismatch(tensor: String, expected: [Int], found: [Int])
     /// A hyperparameter is missing or out of range.
     case invalidHyperparameter(key: String, value: String)
+    /// A hyperparameter that changes the model's math in a way this engine does not implement
+    /// (running without it would give wrong answers, not an error).
+    case unsupportedHyperparameter(key: String, value: String)
+    /// A tensor the architecture does not use. Weights that change the math must never be
+    /// ignored silently, so a file carrying one is refused.
+    case unexpectedTensor(name: String, architecture: String)
     /// The underlying file could not be read or parsed.
     case format(FormatError)
     /// A file loaded as an adapter whose `general.type` is not "adapter".
@@ -43,6 +49,8 @@ extension ModelError: CustomStringConvertible {
         case let .unsupportedTensorType(tensor, type): "tensor '\(tensor)': type \(type) is not supported for this weight"
         case let .shapeMismatch(tensor, expected, found): "tensor '\(tensor)': shape \(found), expected \(expected)"
         case let .invalidHyperparameter(key, value): "hyperparameter '\(key)': invalid value \(value)"
+        case let .unsupportedHyperparameter(key, value): "hyperparameter '\(key)' = \(value) is not supported by this engine"
+        case let .unexpectedTensor(name, arch): "tensor '\(name)' is not used by the \(arch) decoder this engine implements; refusing to run without it"
         case .format(let error): error.description
         case .notAnAdapter(let type): "not a LoRA adapter (general.type is '\(type)', expected 'adapter')"
         case .unsupportedAdapter(let type): "adapter type '\(type)' is not supported (only 'lora')"

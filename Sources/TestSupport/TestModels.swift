@@ -8,6 +8,7 @@ package enum TestModels {
 
     package static let smolLM2 = "SmolLM2-135M-Instruct.Q4_1.gguf"
     package static let gemma3 = "gemma-3-270m-q4_k_m.gguf"
+    package static let qwen25 = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
 
     /// Directories searched, in order: `$ONDEVICE_TEST_MODELS`, then the model store root
     /// (`$ONDEVICE_HOME`, else `$XDG_DATA_HOME/ondevice/models`, else

@@ -2,7 +2,7 @@ import Formats
 import Tensor
 import Tokenizers
 
-/// Builds tiny, random-weight decoder GGUFs (llama or gemma3 layout) with a byte-level BPE
+/// Builds tiny, random-weight decoder GGUFs (llama, gemma3 or qwen2 layout) with a byte-level BPE
 /// vocabulary, so engine tests run in milliseconds without real models. The weights are
 /// random; the tests check the engine's mechanics (batching, caching, stopping, errors),
 /// never the text's quality.
@@ -88,6 +88,11 @@ package struct TinyModel {
             add(p + "ffn_gate.weight", [d, feedForward])
             add(p + "ffn_up.weight", [d, feedForward])
             add(p + "ffn_down.weight", [feedForward, d])
+            if a == "qwen2" {
+                add(p + "attn_q.bias", [q])
+                add(p + "attn_k.bias", [kv])
+                add(p + "attn_v.bias", [kv])
+            }
             if a == "gemma3" {
                 add(p + "attn_q_norm.weight", [headDim], norm: true)
                 add(p + "attn_k_norm.weight", [headDim], norm: true)

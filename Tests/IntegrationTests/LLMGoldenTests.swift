@@ -20,9 +20,12 @@ import TestSupport
     // 0.82 / 1.83 (median 0.23-0.30 / 0.30-0.60) on these top-10 logits (SmolLM2 / Gemma 3,
     // golden README). Measured here: max 0.92 / 2.11, median 0.29 / 0.43. The bounds allow
     // about 1.2x llama.cpp's own spread; the medians hold the bulk of positions tightly.
+    // Qwen 2.5: llama.cpp's single-token path differs from its batched reference by up to 0.57
+    // (median 0.13-0.15) and its AVX-512 build by up to 0.45; measured here: max 0.50, median 0.135.
     static let cases = [
         Case(file: TestModels.smolLM2, golden: "smollm2", logitTolerance: 1.1, medianTolerance: 0.35, quantization: "Q4_1"),
         Case(file: TestModels.gemma3, golden: "gemma3", logitTolerance: 2.4, medianTolerance: 0.55, quantization: "Q4_K_M"),
+        Case(file: TestModels.qwen25, golden: "qwen2", logitTolerance: 0.7, medianTolerance: 0.2, quantization: "Q4_K_M"),
     ]
 
     static func load(_ c: Case) throws -> LanguageModel {

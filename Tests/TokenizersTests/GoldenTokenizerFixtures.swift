@@ -47,10 +47,12 @@ enum Golden {
 
     static let smolLM2Strings = lines("tokenizer-smollm2.jsonl", as: TokenizerFixture.self)
     static let gemma3Strings = lines("tokenizer-gemma3.jsonl", as: TokenizerFixture.self)
+    static let qwen25Strings = lines("tokenizer-qwen2.jsonl", as: TokenizerFixture.self)
     static let smolLM2Prompts = lines("greedy-smollm2.jsonl", as: GreedyPromptFixture.self)
 
     static let smolLM2: Tokenizer? = load(TestModels.smolLM2)
     static let gemma3: Tokenizer? = load(TestModels.gemma3)
+    static let qwen25: Tokenizer? = load(TestModels.qwen25)
 
     private static func load(_ fileName: String) -> Tokenizer? {
         guard let path = TestModels.path(fileName), let file = try? GGUFFile.open(path: path) else { return nil }

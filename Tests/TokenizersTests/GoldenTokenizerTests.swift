@@ -19,6 +19,31 @@ import Tokenizers
         check(fixture, tokenizer)
     }
 
+    // Qwen's fixtures and model are required, not optional: a missing file fails here (run
+    // scripts/setup.sh qwen2.5-coder-0.5b-instruct-q4_k_m) instead of skipping into a pass.
+    @Test func `the Qwen 2.5 fixtures and vocabulary are present`() throws {
+        #expect(Golden.qwen25Strings.count == 62)
+        _ = try #require(Golden.qwen25, "qwen2.5-coder-0.5b-instruct-q4_k_m is not installed")
+    }
+
+    @Test(arguments: Golden.qwen25Strings)
+    func `Qwen 2.5 tokenizes every fixture string exactly as llama.cpp`(_ fixture: TokenizerFixture) throws {
+        let tokenizer = try #require(Golden.qwen25)
+        check(fixture, tokenizer)
+    }
+
+    @Test func `Qwen 2.5 special ids and end-of-generation set match llama.cpp`() throws {
+        let tokenizer = try #require(Golden.qwen25)
+        #expect(tokenizer.vocabularySize == 151_936)
+        #expect(tokenizer.eosId == 151_645)
+        #expect(tokenizer.addsBOS == false)
+        #expect(tokenizer.tokenId("<|im_start|>") == 151_644)
+        // llama.cpp also ends on `</s>` (128247), an ordinary token in the file that it makes a
+        // control token because of its text.
+        #expect(tokenizer.endOfGenerationIds == [128_247, 151_643, 151_645, 151_662, 151_663, 151_664])
+        #expect(tokenizer.model == .bytePairEncoding)
+    }
+
     private func check(_ fixture: TokenizerFixture, _ tokenizer: Tokenizer) {
         #expect(tokenizer.encode(fixture.text, addBOS: false, parseSpecial: false) == fixture.ids_plain)
         #expect(tokenizer.encode(fixture.text, addBOS: false, parseSpecial: true) == fixture.ids_special)
