@@ -29,16 +29,21 @@ package struct Capabilities: Sendable {
         let installed = status.state == .installed && status.bytesOnDisk >= entry.knownBytes
         var estimate = MemoryEstimate(weightBytes: Int(entry.knownBytes))
         var lowerBound = true
-        if installed, let engine, let exact = try? engine.loader(for: entry, in: status.directory, options: options).estimate() {
-            estimate = exact
-            lowerBound = false
+        var unsupported: String?
+        if installed, let engine {
+            do {
+                estimate = try engine.loader(for: entry, in: status.directory, options: options).estimate()
+                lowerBound = false
+            } catch {
+                if case .unsupportedModel(_, let reason) = error { unsupported = reason }
+            }
         }
         let snapshot = await residency.snapshot()
         let facts = CapabilityFacts(
             op: op, entry: entry, install: status.state, bytesOnDisk: status.bytesOnDisk,
             downloading: downloads.isDownloading(modelId), progress: downloads.progress(of: modelId),
             freeDiskBytes: freeDisk(), estimate: estimate, estimateIsLowerBound: lowerBound, budget: snapshot.budget,
-            hasEngine: engine != nil, isResident: snapshot.models.contains { $0.modelId == modelId && !$0.loading }, cpu: cpu)
+            hasEngine: engine != nil, unsupportedReason: unsupported, isResident: snapshot.models.contains { $0.modelId == modelId && !$0.loading }, cpu: cpu)
         return CapabilityReport.assess(facts)
     }
 

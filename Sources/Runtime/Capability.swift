@@ -66,12 +66,14 @@ package struct CapabilityFacts: Sendable, Equatable {
     package var estimateIsLowerBound: Bool
     package var budget: Int
     package var hasEngine: Bool
+    /// Why the engine of this kind cannot run this particular file (read from its header).
+    package var unsupportedReason: String?
     package var isResident: Bool
     package var cpu: CPUFeatures
 
     package init(op: Op?, entry: CatalogEntry, install: InstallState, bytesOnDisk: Int64, downloading: Bool = false,
                  progress: PullProgress? = nil, freeDiskBytes: Int64?, estimate: MemoryEstimate?, estimateIsLowerBound: Bool,
-                 budget: Int, hasEngine: Bool, isResident: Bool = false, cpu: CPUFeatures) {
+                 budget: Int, hasEngine: Bool, unsupportedReason: String? = nil, isResident: Bool = false, cpu: CPUFeatures) {
         self.op = op
         self.entry = entry
         self.install = install
@@ -83,6 +85,7 @@ package struct CapabilityFacts: Sendable, Equatable {
         self.estimateIsLowerBound = estimateIsLowerBound
         self.budget = budget
         self.hasEngine = hasEngine
+        self.unsupportedReason = unsupportedReason
         self.isResident = isResident
         self.cpu = cpu
     }
@@ -100,6 +103,8 @@ extension CapabilityReport {
         let status: CapabilityStatus
         if !facts.hasEngine {
             status = .unsupported(reason: "no engine for \(facts.entry.kind.rawValue) models in this build")
+        } else if let reason = facts.unsupportedReason {
+            status = .unsupported(reason: reason)
         } else if let needed, needed > facts.budget {
             status = .insufficientMemory(needed: needed, budget: facts.budget)
         } else if facts.downloading {

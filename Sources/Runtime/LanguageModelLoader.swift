@@ -31,7 +31,10 @@ package struct LanguageModelLoader: ResidentModelLoading {
         let file: GGUFFile
         do { file = try GGUFFile.open(path: path) } catch { throw .load(modelId: modelId, reason: "\(error)") }
         let config: DecoderConfig
-        do { config = try DecoderConfig(file: file) } catch { throw .load(modelId: modelId, reason: error.description) }
+        do { config = try DecoderConfig(file: file) } catch { throw Self.classify(error, modelId: modelId) }
+        // Views only (nothing is read): checks every tensor's name, shape and type, so a file
+        // whose weights this engine would have to ignore is refused before it is loaded.
+        do { _ = try DecoderWeights(file: file, config: config) } catch { throw Self.classify(error, modelId: modelId) }
         let context = max(1, min(contextLength, config.contextLength))
         let state = DecoderState.byteCount(config: config, contextLength: context)
         let cache = 2 * config.layerCount * context * config.kvDim * MemoryLayout<Float>.size
@@ -42,10 +45,24 @@ package struct LanguageModelLoader: ResidentModelLoading {
     package func load() async throws(RuntimeError) -> ResidentLanguageModel {
         let before = ProcessMemory.current()?.anonymousBytes ?? 0
         let model: LanguageModel
-        do { model = try LanguageModel(path: path) } catch { throw .load(modelId: modelId, reason: error.description) }
+        do { model = try LanguageModel(path: path) } catch {
+            if case .model(let m) = error { throw Self.classify(m, modelId: modelId) }
+            throw .load(modelId: modelId, reason: error.description)
+        }
         let after = ProcessMemory.current()?.anonymousBytes ?? before
         let resident = ResidentLanguageModel(model: model, heapBytes: after - before)
         resident.prepareSession(contextLength: contextLength, threads: threads)
         return resident
+    }
+
+    /// A file this build reads but whose model it does not run is "unsupported" (capability
+    /// says so, naming what), not a broken file.
+    static func classify(_ error: ModelError, modelId: String) -> RuntimeError {
+        switch error {
+        case .unsupportedArchitecture, .unsupportedHyperparameter, .unexpectedTensor:
+            .unsupportedModel(modelId: modelId, reason: error.description)
+        default:
+            .load(modelId: modelId, reason: error.description)
+        }
     }
 }

@@ -16,6 +16,9 @@ package enum RuntimeError: Error, Sendable, Equatable {
     case store(StoreError)
     /// The engine failed while running an op.
     case engine(EngineError)
+    /// The file is of a kind this build runs, but it asks for something the engine does not
+    /// implement (an architecture, a RoPE scaling, a tensor it would have to ignore).
+    case unsupportedModel(modelId: String, reason: String)
     /// No engine for this kind of model is registered in this build.
     case noEngine(modelId: String, kind: ModelKind)
     /// The settings file exists but cannot be read or decoded.
@@ -46,6 +49,7 @@ extension RuntimeError: CustomStringConvertible {
         case let .load(id, reason): "cannot load \(id): \(reason)"
         case .store(let error): "model store: \(error)"
         case .engine(let error): error.description
+        case let .unsupportedModel(id, reason): "model \(id) is not supported by this build: \(reason)"
         case let .noEngine(id, kind): "no engine for \(kind.rawValue) models (\(id)) in this build"
         case let .settingsInvalid(path, detail): "settings \(path): \(detail)"
         case let .settingsWrite(path, errno): "cannot write settings \(path) (errno \(errno))"

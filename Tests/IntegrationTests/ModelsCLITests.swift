@@ -183,3 +183,36 @@ enum InstalledModels {
         return complete ? directory : nil
     }
 }
+
+/// GGUFs people bring from a hub: any architecture the engine runs pulls and runs unchanged, and
+/// one it does not run is answered `unsupported`, naming the architecture, before it is loaded.
+@Suite struct ArchitecturePullCLITests {
+    @Test func `a pulled qwen2 GGUF runs by its id`() throws {
+        let f = try StoreCLIFixture()
+        var tiny = TinyModel()
+        tiny.architecture = "qwen2"
+        let body = tiny.writer().bytes()
+        f.server.serve(path: f.hubPath(repo: "org/tiny-qwen", file: "tiny-qwen.gguf"), body: body,
+                       headers: ["X-Linked-Etag": "\"\(SHA256.hex(of: body))\""])
+        #expect(try f.json(["models", "pull", "hf:org/tiny-qwen/tiny-qwen.gguf", "--json"]).string("event") == "installed")
+        let ready = try f.json(["capability", "tiny-qwen", "--json"])
+        #expect(ready.string("status") == "ready", "\(ready)")
+        let out = try f.json(["generate", "--model", "tiny-qwen", "--greedy", "--max-tokens", "3", "--json", "hello"])
+        #expect((out["generated_ids"] as? [NSNumber])?.isEmpty == false, "\(out)")
+    }
+
+    @Test func `capability names an architecture the engine does not run`() throws {
+        let f = try StoreCLIFixture()
+        var tiny = TinyModel()
+        tiny.architecture = "mamba"
+        let body = tiny.writer().bytes()
+        f.server.serve(path: f.hubPath(repo: "org/tiny-mamba", file: "tiny-mamba.gguf"), body: body,
+                       headers: ["X-Linked-Etag": "\"\(SHA256.hex(of: body))\""])
+        #expect(try f.json(["models", "pull", "hf:org/tiny-mamba/tiny-mamba.gguf", "--json"]).string("event") == "installed")
+        let answer = try f.json(["capability", "tiny-mamba", "--json"])
+        #expect(answer.string("status") == "unsupported", "\(answer)")
+        #expect(answer.string("reason").contains("'mamba'"), "\(answer)")
+        let run = try f.run(["generate", "--model", "tiny-mamba", "hello"])
+        #expect(run.status != 0 && run.stderr.contains("mamba"), "\(run.stderr)")
+    }
+}
