@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "od_attention.h"
-#include "ckernels.h"
+#include "od_kernels.h"
 #include "simd.h"
 
 enum { QUERY_BLOCK = 32 };

@@ -4,7 +4,7 @@
 #define ONDEVICE_CKERNELS_BLOCKS_H
 #include <stdint.h>
 #include <string.h>
-#include "ckernels.h"
+#include "od_kernels.h"
 
 #define QK 32
 #define QK_K 256

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "od_conv.h"
-#include "ckernels.h"
+#include "od_kernels.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "od_conv1d.h"
-#include "ckernels.h"
+#include "od_kernels.h"
 #include "simd.h"
 
 void od_conv1d_scalar(int64_t out_ch, int64_t in_ch, int64_t kernel, int64_t dilation, int64_t pad_left, float in_slope,

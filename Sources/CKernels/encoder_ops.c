@@ -5,7 +5,7 @@
 // AVX2 body with four independent accumulators per row pair.
 #include <math.h>
 #include "od_encoder.h"
-#include "ckernels.h"
+#include "od_kernels.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>

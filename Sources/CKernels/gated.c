@@ -5,7 +5,7 @@
 // with a clamped to ±9 (tanh there is 1 to float precision) and −b to ≤ 87 (exp stays finite).
 #include <math.h>
 #include "od_gated.h"
-#include "ckernels.h"
+#include "od_kernels.h"
 
 static void gated_tanh_scalar(const float *a, const float *b, float *out, int64_t n) {
     for (int64_t i = 0; i < n; i++) out[i] = tanhf(a[i]) * (1.0f / (1.0f + expf(-b[i])));

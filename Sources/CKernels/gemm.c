@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "od_gemm.h"
-#include "ckernels.h"
+#include "od_kernels.h"
 #include "simd.h"
 
 enum { KC = 256, NR = 16, MR = 6 };

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "od_gemm_i16.h"
-#include "ckernels.h"
+#include "od_kernels.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>

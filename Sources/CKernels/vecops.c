@@ -1,7 +1,7 @@
 // Small vector ops of a transformer layer. Plain loops: they touch a few thousand floats per
 // token, far below the matmuls, and the compiler vectorizes the simple ones.
 #include <math.h>
-#include "ckernels.h"
+#include "od_kernels.h"
 
 void odk_rms_norm(const float *x, const float *weight, float *out, int64_t n, float eps) {
     // Sum of squares in double as ggml does, so long rows lose no precision.

@@ -1,6 +1,6 @@
 // Umbrella header of the C kernel target: every public header of CKernels is listed here, so
 // the Clang module changes (and dependents rebuild) whenever a header is added.
-#include "ckernels.h"
+#include "od_kernels.h"
 #include "od_attention.h"
 #include "od_encoder.h"
 #include "od_sha256.h"
