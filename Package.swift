@@ -59,7 +59,8 @@ let package = Package(
         .testTarget(name: "ServerTests", dependencies: ["Server", "Runtime"],
                     exclude: ["client_check.py"]),
         .testTarget(name: "VisionTests", dependencies: ["Imaging", "Models", "Formats", "ModelStore", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

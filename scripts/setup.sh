@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian machine for OnDevice: the Debian packages the package links, the pinned
 # test and demo models (fetched with pip and verified by scripts/fetch-models.py), the openai
-# Python client for the server tests (scripts/setup-openai.sh), and a release
+# Python client for the server tests (scripts/setup-openai.sh), gguf-py for the synthetic
+# architecture tests (scripts/setup-python-tools.sh), and a release
 # build of the `ondevice` command. Safe to run again: every step is cached.
 #
 # Usage: scripts/setup.sh [--no-build] [MODEL_ID ...]   (default models: the LLMs and the embedding models)
@@ -35,6 +36,8 @@ command -v swift >/dev/null || { echo "setup: the Swift toolchain is not on PATH
 python3 scripts/fetch-models.py "${models[@]}"
 # The official openai client, which the server tests (Tests/ServerTests) drive `ondevice serve` with.
 scripts/setup-openai.sh
+# gguf-py and numpy, which write the synthetic decoders the architecture tests check.
+scripts/setup-python-tools.sh
 
 if [ "$build" = 1 ]; then
     swift build -c release --product ondevice

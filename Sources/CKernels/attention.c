@@ -9,14 +9,20 @@
 #define OD_X86 1
 #endif
 
+// cap > 0 soft-caps each scaled score as cap * tanh(s / cap) before the softmax (Gemma 2), in
+// the order llama.cpp applies it: scale (folded into the query there), cap, softmax.
+static inline float cap_score(float s, float cap) {
+    return cap > 0 ? cap * tanhf(s / cap) : s;
+}
+
 static void attend_scalar(const float *q, const float *keys, const float *values, size_t stride,
-                          size_t n_keys, size_t head_dim, float scale, float *scores, float *out) {
+                          size_t n_keys, size_t head_dim, float scale, float cap, float *scores, float *out) {
     float max = -INFINITY;
     for (size_t t = 0; t < n_keys; t++) {
         const float *k = keys + t * stride;
         float s = 0;
         for (size_t i = 0; i < head_dim; i++) s += q[i] * k[i];
-        s *= scale;
+        s = cap_score(s * scale, cap);
         scores[t] = s;
         if (s > max) max = s;
     }
@@ -46,7 +52,7 @@ static inline float hsum256(__m256 v) {
 
 __attribute__((target("avx2,fma")))
 static void attend_avx2(const float *q, const float *keys, const float *values, size_t stride,
-                        size_t n_keys, size_t head_dim, float scale, float *scores, float *out) {
+                        size_t n_keys, size_t head_dim, float scale, float cap, float *scores, float *out) {
     // head_dim is a multiple of 8 here (checked by the dispatcher).
     float max = -INFINITY;
     for (size_t t = 0; t < n_keys; t++) {
@@ -54,7 +60,7 @@ static void attend_avx2(const float *q, const float *keys, const float *values, 
         __m256 acc = _mm256_setzero_ps();
         for (size_t i = 0; i < head_dim; i += 8)
             acc = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), _mm256_loadu_ps(k + i), acc);
-        float s = hsum256(acc) * scale;
+        float s = cap_score(hsum256(acc) * scale, cap);
         scores[t] = s;
         if (s > max) max = s;
     }
@@ -114,13 +120,23 @@ void od_round_to_f16(float *x, size_t n) {
     for (size_t i = 0; i < n; i++) x[i] = (float)(_Float16)x[i];
 }
 
-void od_attend_head(const float *q, const float *keys, const float *values, size_t stride,
-                    size_t n_keys, size_t head_dim, float scale, float *scores, float *out) {
+void od_attend_head_capped(const float *q, const float *keys, const float *values, size_t stride,
+                           size_t n_keys, size_t head_dim, float scale, float softcap, float *scores, float *out) {
 #ifdef OD_X86
     if (head_dim % 8 == 0 && has_avx2_fma()) {
-        attend_avx2(q, keys, values, stride, n_keys, head_dim, scale, scores, out);
+        attend_avx2(q, keys, values, stride, n_keys, head_dim, scale, softcap, scores, out);
         return;
     }
 #endif
-    attend_scalar(q, keys, values, stride, n_keys, head_dim, scale, scores, out);
+    attend_scalar(q, keys, values, stride, n_keys, head_dim, scale, softcap, scores, out);
+}
+
+void od_attend_head(const float *q, const float *keys, const float *values, size_t stride,
+                    size_t n_keys, size_t head_dim, float scale, float *scores, float *out) {
+    od_attend_head_capped(q, keys, values, stride, n_keys, head_dim, scale, 0, scores, out);
+}
+
+void od_attend_head_scalar(const float *q, const float *keys, const float *values, size_t stride,
+                           size_t n_keys, size_t head_dim, float scale, float softcap, float *scores, float *out) {
+    attend_scalar(q, keys, values, stride, n_keys, head_dim, scale, softcap, scores, out);
 }

@@ -1,4 +1,5 @@
 import CKernels
+import Foundation
 
 /// Small elementwise and normalization ops over raw float buffers. Output may alias input.
 package enum VectorMath {
@@ -45,6 +46,12 @@ package enum VectorMath {
     }
 
     /// x *= s, in place.
+    /// x = cap · tanh(x / cap) in place: Gemma 2's logit soft-capping.
+    package static func softcap(_ x: UnsafeMutablePointer<Float>, count: Int, cap: Float) {
+        let inverse = 1 / cap
+        for i in 0..<count { x[i] = cap * tanhf(x[i] * inverse) }
+    }
+
     package static func scale(inPlace x: UnsafeMutablePointer<Float>, by s: Float, count: Int) {
         odk_scale(x, s, Int64(count))
     }

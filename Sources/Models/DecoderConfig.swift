@@ -1,6 +1,9 @@
 import Formats
 
 /// Hyperparameters of a decoder-only transformer, read from `<arch>.*` GGUF metadata.
+///
+/// Every key that changes the math is either implemented here or refused with a typed error
+/// (`unsupportedHyperparameter`), never ignored.
 package struct DecoderConfig: Sendable, Equatable {
     package var architecture: Architecture
     package var layerCount: Int
@@ -16,12 +19,18 @@ package struct DecoderConfig: Sendable, Equatable {
     package var ropeBase: Float
     /// RoPE base of sliding-window layers (Gemma 3's local layers); equals `ropeBase` elsewhere.
     package var ropeBaseSliding: Float
+    /// Multiplier of every RoPE angle: 1 / factor under linear RoPE scaling, else 1.
+    package var ropeFrequencyScale: Float
     /// Sliding-window size in tokens, or nil when every layer attends globally.
     package var slidingWindow: Int?
-    /// Every `slidingWindowPattern`-th layer is global; the others slide (Gemma 3: 6).
+    /// Every `slidingWindowPattern`-th layer is global; the others slide (Gemma 3: 6, Gemma 2: 2).
     package var slidingWindowPattern: Int
     /// Multiplier applied to queries before the dot product with keys.
     package var attentionScale: Float
+    /// Attention scores become cap · tanh(score / cap) before the softmax (Gemma 2).
+    package var attentionSoftcap: Float?
+    /// Output logits become cap · tanh(logit / cap) (Gemma 2).
+    package var finalLogitSoftcap: Float?
 
     /// Query width (`headCount * headDim`).
     package var queryDim: Int { headCount * headDim }
@@ -42,6 +51,11 @@ package struct DecoderConfig: Sendable, Equatable {
             guard v > 0, v < 1 << 24 else { throw .invalidHyperparameter(key: "\(p).\(key)", value: String(v)) }
             return v
         }
+        func positive(_ key: String) throws(ModelError) -> Float? {
+            guard let v = file.float("\(p).\(key)") else { return nil }
+            guard v > 0, v.isFinite else { throw .invalidHyperparameter(key: "\(p).\(key)", value: String(v)) }
+            return v
+        }
         architecture = arch
         layerCount = try int("block_count")
         embeddingLength = try int("embedding_length")
@@ -58,6 +72,9 @@ package struct DecoderConfig: Sendable, Equatable {
         guard headDim > 0, headDim % 2 == 0 else {
             throw .invalidHyperparameter(key: "\(p).attention.key_length", value: String(headDim))
         }
+        if let v = file.int("\(p).attention.value_length"), v != headDim {
+            throw .unsupportedHyperparameter(key: "\(p).attention.value_length", value: String(v))
+        }
         if let dims = file.int("\(p).rope.dimension_count"), dims != headDim {
             // Partial rotary embeddings (RoPE over only the first `dims` of each head).
             throw .unsupportedHyperparameter(key: "\(p).rope.dimension_count", value: String(dims))
@@ -66,32 +83,60 @@ package struct DecoderConfig: Sendable, Equatable {
             throw .invalidHyperparameter(key: "tokenizer.ggml.tokens", value: "missing")
         }
         vocabularySize = tokens.count
-        try Self.refuseRoPEScaling(file: file, prefix: p)
+        ropeFrequencyScale = try Self.ropeFrequencyScale(file: file, prefix: p)
+        ropeBaseSliding = ropeBase
+        slidingWindow = nil
+        slidingWindowPattern = 1
+        attentionScale = 1 / Float(headDim).squareRoot()
+        attentionSoftcap = nil
+        finalLogitSoftcap = nil
         switch arch {
-        case .llama, .qwen2:
-            ropeBaseSliding = ropeBase
-            slidingWindow = nil
-            slidingWindowPattern = 1
-            attentionScale = 1 / Float(headDim).squareRoot()
+        case .llama, .qwen2, .qwen3:
+            break
+        case .phi3:
+            // llama.cpp disables Phi-3's sliding window (its converters do not write the pattern
+            // the models were trained with), so every layer attends globally there too.
+            break
+        case .gemma2:
+            // Every other layer slides, starting with layer 0 (llama.cpp: swa pattern 2). Queries
+            // are scaled by 1/sqrt(headDim), except on the 27B (46 layers), which uses
+            // 1/sqrt(d / heads) as the HF config's query_pre_attn_scalar says.
+            slidingWindow = file.int("\(p).attention.sliding_window")
+            slidingWindowPattern = 2
+            if layerCount == 46 { attentionScale = 1 / Float(embeddingLength / headCount).squareRoot() }
+            attentionSoftcap = try positive("attn_logit_softcapping")
+            finalLogitSoftcap = try positive("final_logit_softcapping")
         case .gemma3:
             // Gemma 3 local layers use a fixed RoPE base of 10 000 (the HF config's
             // `rope_local_base_freq`); llama.cpp hard-codes the same for gemma3.
             ropeBaseSliding = 10_000
             slidingWindow = file.int("\(p).attention.sliding_window")
             slidingWindowPattern = 6
-            attentionScale = 1 / Float(headDim).squareRoot()
+        }
+        if arch != .gemma2 {
+            for key in ["attn_logit_softcapping", "final_logit_softcapping"] {
+                if let v = file.float("\(p).\(key)"), v != 0 { throw .unsupportedHyperparameter(key: "\(p).\(key)", value: String(v)) }
+            }
         }
     }
 
-    /// RoPE scaling rewrites every rotation angle; until a scaling type is implemented, a file
-    /// that asks for one is refused instead of being run with unscaled (wrong) positions.
-    private static func refuseRoPEScaling(file: GGUFFile, prefix p: String) throws(ModelError) {
-        if let type = file.string("\(p).rope.scaling.type"), type != "none" {
-            throw .unsupportedHyperparameter(key: "\(p).rope.scaling.type", value: type)
-        }
-        if let factor = file.float("\(p).rope.scaling.factor"), factor != 0, factor != 1,
-           file.string("\(p).rope.scaling.type") == nil {
-            throw .unsupportedHyperparameter(key: "\(p).rope.scaling.factor", value: String(factor))
+    /// The RoPE angle multiplier the file's scaling metadata asks for, read as llama.cpp reads
+    /// it: a factor (`rope.scaling.factor`, or the older `rope.scale_linear`) with no type is
+    /// linear scaling, which divides positions by the factor; type `none` never scales. The
+    /// other types (YaRN, LongRoPE) rewrite the angles per dimension and are refused until
+    /// implemented, instead of being run with unscaled (wrong) positions.
+    private static func ropeFrequencyScale(file: GGUFFile, prefix p: String) throws(ModelError) -> Float {
+        let factor = file.float("\(p).rope.scaling.factor") ?? file.float("\(p).rope.scale_linear") ?? 0
+        switch file.string("\(p).rope.scaling.type") ?? "linear" {
+        case "none":
+            return 1
+        case "linear":
+            guard factor >= 0, factor.isFinite else {
+                throw .invalidHyperparameter(key: "\(p).rope.scaling.factor", value: String(factor))
+            }
+            return factor == 0 ? 1 : 1 / factor
+        case let other:
+            throw .unsupportedHyperparameter(key: "\(p).rope.scaling.type", value: other)
         }
     }
 }

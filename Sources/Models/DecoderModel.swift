@@ -25,5 +25,8 @@ package func loadDecoder(file: GGUFFile) throws(ModelError) -> any DecoderModel 
     case .llama: return LlamaModel(config: config, weights: weights)
     case .gemma3: return Gemma3Model(config: config, weights: weights)
     case .qwen2: return Qwen2Model(config: config, weights: weights)
+    case .qwen3: return Qwen3Model(config: config, weights: weights)
+    case .phi3: return Phi3Model(config: config, weights: weights)
+    case .gemma2: return Gemma2Model(config: config, weights: weights)
     }
 }

@@ -41,15 +41,21 @@ extension DecoderState {
     }
 
     /// Rotates the query and key heads of batch row `t` (at sequence position `position`).
-    func rope(row t: Int, position: Int, base: Float, style: RoPEStyle) {
+    /// `frequencyScale` multiplies every angle (linear RoPE scaling: 1 / factor) and
+    /// `factors`, when given, divides angle i by factors[i] (Llama 3.x `rope_freqs.weight`).
+    func rope(row t: Int, position: Int, base: Float, style: RoPEStyle,
+              frequencyScale: Float = 1, factors: TensorView? = nil) {
         let c = config
         let half = c.headDim / 2
-        // theta_i = position * base^(-2i/headDim), accumulated in Float as ggml does.
+        // theta_i = scale * position * base^(-2i/headDim) / factor_i, the power accumulated in
+        // Float as ggml does.
         let step = powf(base, -2 / Float(c.headDim))
+        let f = factors?.floats
         var theta = Float(position)
         for i in 0..<half {
-            ropeCos[i] = cosf(theta)
-            ropeSin[i] = sinf(theta)
+            let angle = frequencyScale * (f.map { theta / $0[i] } ?? theta)
+            ropeCos[i] = cosf(angle)
+            ropeSin[i] = sinf(angle)
             theta *= step
         }
         func rotate(_ head: UnsafeMutablePointer<Float>) {
@@ -83,15 +89,16 @@ extension DecoderState {
         nonisolated(unsafe) let q = self.q, out = attnOut, scores = self.scores
         nonisolated(unsafe) let kBase = keys(layer: layer, position: 0), vBase = values(layer: layer, position: 0)
         let ctx = contextLength
+        let softcap = c.attentionSoftcap ?? 0
         let body: @Sendable (Int) -> Void = { h in
             let kvOffset = (h / group) * c.headDim
             for t in 0..<n {
                 let pos = start + t
                 let lo = window.map { max(0, pos - $0 + 1) } ?? 0
-                od_attend_head(q + t * c.queryDim + h * c.headDim,
-                               kBase + lo * c.kvDim + kvOffset, vBase + lo * c.kvDim + kvOffset,
-                               c.kvDim, pos - lo + 1, c.headDim, c.attentionScale,
-                               scores + h * ctx, out + t * c.queryDim + h * c.headDim)
+                od_attend_head_capped(q + t * c.queryDim + h * c.headDim,
+                                      kBase + lo * c.kvDim + kvOffset, vBase + lo * c.kvDim + kvOffset,
+                                      c.kvDim, pos - lo + 1, c.headDim, c.attentionScale, softcap,
+                                      scores + h * ctx, out + t * c.queryDim + h * c.headDim)
             }
         }
         if threads > 1 && n * (start + n) > 64 {
@@ -120,7 +127,8 @@ extension DecoderState {
         VectorMath.mul(gate, up, out: gate, count: count)
     }
 
-    /// Final norm and output head for the last row (and every row when `allLogits` is given).
+    /// Final norm and output head for the last row (and every row when `allLogits` is given),
+    /// soft-capped when the model caps its logits (Gemma 2: cap · tanh(logit / cap)).
     func project(weights w: DecoderWeights, n: Int, allLogits: UnsafeMutablePointer<Float>?) {
         let d = config.embeddingLength
         if let allLogits {
@@ -131,10 +139,12 @@ extension DecoderState {
                 matmul.linear(w.output, xb + done * d, allLogits + done * config.vocabularySize, n: chunk)
                 done += chunk
             }
+            if let cap = config.finalLogitSoftcap { VectorMath.softcap(allLogits, count: n * config.vocabularySize, cap: cap) }
             logits.update(from: allLogits + (n - 1) * config.vocabularySize, count: config.vocabularySize)
         } else {
             rmsNorm(x + (n - 1) * d, w.outputNorm, xb, rows: 1, width: d)
             matmul.linear(w.output, xb, logits, n: 1)
+            if let cap = config.finalLogitSoftcap { VectorMath.softcap(logits, count: config.vocabularySize, cap: cap) }
         }
     }
 }

@@ -34,6 +34,8 @@ package struct DecoderWeights: Sendable {
     /// The output head; the token embedding when the model ties them.
     package var output: TensorView             // [d, vocab]
     package var layers: [DecoderLayerWeights]
+    /// Llama 3.x RoPE frequency factors: angle i is divided by factor i. (headDim / 2)
+    package var ropeFrequencies: TensorView?
 
     package init(file: GGUFFile, config c: DecoderConfig) throws(ModelError) {
         let d = c.embeddingLength
@@ -56,29 +58,49 @@ package struct DecoderWeights: Sendable {
         tokenEmbedding = try load("token_embd.weight", [d, c.vocabularySize])
         outputNorm = try load("output_norm.weight", [d], norm: true)
         output = file.hasTensor("output.weight") ? try load("output.weight", [d, c.vocabularySize]) : tokenEmbedding
-        let gemma = c.architecture == .gemma3
-        let biased = c.architecture == .qwen2
+        let arch = c.architecture
+        ropeFrequencies = arch == .llama && file.hasTensor("rope_freqs.weight")
+            ? try load("rope_freqs.weight", [c.headDim / 2], norm: true) : nil
+        let biased = arch == .qwen2
+        let qkNorm = arch == .gemma3 || arch == .qwen3
+        let sandwich = arch == .gemma2 || arch == .gemma3
+        let fused = arch == .phi3
         var layers: [DecoderLayerWeights] = []
         layers.reserveCapacity(c.layerCount)
         for i in 0..<c.layerCount {
             let p = "blk.\(i)."
+            let query: TensorView, key: TensorView, value: TensorView, gate: TensorView, up: TensorView
+            if fused {
+                // Phi-3 stacks Q, K and V (in that order) in one matrix, and gate then up in
+                // another; each part is a run of whole output rows, so it is a view, not a copy.
+                let qkv = try load(p + "attn_qkv.weight", [d, c.queryDim + 2 * c.kvDim])
+                query = qkv.rows(0..<c.queryDim)
+                key = qkv.rows(c.queryDim..<c.queryDim + c.kvDim)
+                value = qkv.rows(c.queryDim + c.kvDim..<c.queryDim + 2 * c.kvDim)
+                let gateUp = try load(p + "ffn_up.weight", [d, 2 * c.feedForwardLength])
+                gate = gateUp.rows(0..<c.feedForwardLength)
+                up = gateUp.rows(c.feedForwardLength..<2 * c.feedForwardLength)
+            } else {
+                query = try load(p + "attn_q.weight", [d, c.queryDim])
+                key = try load(p + "attn_k.weight", [d, c.kvDim])
+                value = try load(p + "attn_v.weight", [d, c.kvDim])
+                gate = try load(p + "ffn_gate.weight", [d, c.feedForwardLength])
+                up = try load(p + "ffn_up.weight", [d, c.feedForwardLength])
+            }
             layers.append(DecoderLayerWeights(
                 attentionNorm: try load(p + "attn_norm.weight", [d], norm: true),
-                query: try load(p + "attn_q.weight", [d, c.queryDim]),
-                key: try load(p + "attn_k.weight", [d, c.kvDim]),
-                value: try load(p + "attn_v.weight", [d, c.kvDim]),
+                query: query, key: key, value: value,
                 output: try load(p + "attn_output.weight", [c.queryDim, d]),
                 ffnNorm: try load(p + "ffn_norm.weight", [d], norm: true),
-                gate: try load(p + "ffn_gate.weight", [d, c.feedForwardLength]),
-                up: try load(p + "ffn_up.weight", [d, c.feedForwardLength]),
+                gate: gate, up: up,
                 down: try load(p + "ffn_down.weight", [c.feedForwardLength, d]),
                 queryBias: try loadIf(biased, p + "attn_q.bias", [c.queryDim]),
                 keyBias: try loadIf(biased, p + "attn_k.bias", [c.kvDim]),
                 valueBias: try loadIf(biased, p + "attn_v.bias", [c.kvDim]),
-                queryNorm: try loadIf(gemma, p + "attn_q_norm.weight", [c.headDim]),
-                keyNorm: try loadIf(gemma, p + "attn_k_norm.weight", [c.headDim]),
-                postAttentionNorm: try loadIf(gemma, p + "post_attention_norm.weight", [d]),
-                postFFNNorm: try loadIf(gemma, p + "post_ffw_norm.weight", [d])))
+                queryNorm: try loadIf(qkNorm, p + "attn_q_norm.weight", [c.headDim]),
+                keyNorm: try loadIf(qkNorm, p + "attn_k_norm.weight", [c.headDim]),
+                postAttentionNorm: try loadIf(sandwich, p + "post_attention_norm.weight", [d]),
+                postFFNNorm: try loadIf(sandwich, p + "post_ffw_norm.weight", [d])))
         }
         self.layers = layers
         // In file order, so the error names the first stray tensor deterministically.
@@ -87,9 +109,10 @@ package struct DecoderWeights: Sendable {
         }
     }
 
-    /// Bytes of weight data the model maps (for residency estimates).
+    /// Bytes of weight data the model maps (for residency estimates). Views into a fused
+    /// matrix add up to that matrix.
     package var byteCount: Int {
-        var total = tokenEmbedding.byteCount + outputNorm.byteCount
+        var total = tokenEmbedding.byteCount + outputNorm.byteCount + (ropeFrequencies?.byteCount ?? 0)
         if output.data != tokenEmbedding.data { total += output.byteCount }
         for l in layers {
             total += [l.attentionNorm, l.query, l.key, l.value, l.output, l.ffnNorm, l.gate, l.up, l.down]
@@ -102,6 +125,12 @@ package struct DecoderWeights: Sendable {
 }
 
 extension TensorView {
+    /// Output rows `range` of a [in, out] weight, as a view of the same bytes.
+    func rows(_ range: Range<Int>) -> TensorView {
+        TensorView(name: "\(name)[\(range.lowerBound)..<\(range.upperBound)]", type: type, shape: [rowLength, range.count],
+                   data: row(range.lowerBound), byteCount: range.count * rowBytes, owner: owner)
+    }
+
     /// The tensor's data as F32 (callers have checked `type == .f32`).
     @inline(__always) package var floats: UnsafePointer<Float> { data.assumingMemoryBound(to: Float.self) }
 }

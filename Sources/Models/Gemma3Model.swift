@@ -26,7 +26,8 @@ package struct Gemma3Model: DecoderModel {
                 s.rmsNorm(s.k, kn, s.k, rows: n * c.kvHeadCount, width: c.headDim)
             }
             let base = sliding ? c.ropeBaseSliding : c.ropeBase
-            for t in 0..<n { s.rope(row: t, position: start + t, base: base, style: .halves) }
+            for t in 0..<n { s.rope(row: t, position: start + t, base: base, style: .halves,
+                                         frequencyScale: c.ropeFrequencyScale, factors: weights.ropeFrequencies) }
             s.cacheKeysValues(layer: l, start: start, n: n)
             s.attend(layer: l, start: start, n: n, window: sliding ? c.slidingWindow : nil)
             s.linear(.output, layer: l, w, s.attnOut, s.proj, n: n)

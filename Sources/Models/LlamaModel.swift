@@ -17,7 +17,8 @@ package struct LlamaModel: DecoderModel {
             s.linear(.query, layer: l, w, s.xb, s.q, n: n)
             s.linear(.key, layer: l, w, s.xb, s.k, n: n)
             s.linear(.value, layer: l, w, s.xb, s.v, n: n)
-            for t in 0..<n { s.rope(row: t, position: start + t, base: c.ropeBase, style: .interleaved) }
+            for t in 0..<n { s.rope(row: t, position: start + t, base: c.ropeBase, style: .interleaved,
+                                         frequencyScale: c.ropeFrequencyScale, factors: weights.ropeFrequencies) }
             s.cacheKeysValues(layer: l, start: start, n: n)
             s.attend(layer: l, start: start, n: n, window: nil)
             s.linear(.output, layer: l, w, s.attnOut, s.proj, n: n)

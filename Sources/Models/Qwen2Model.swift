@@ -23,7 +23,8 @@ package struct Qwen2Model: DecoderModel {
                 s.addBias(s.k, bk, rows: n, width: c.kvDim)
                 s.addBias(s.v, bv, rows: n, width: c.kvDim)
             }
-            for t in 0..<n { s.rope(row: t, position: start + t, base: c.ropeBase, style: .halves) }
+            for t in 0..<n { s.rope(row: t, position: start + t, base: c.ropeBase, style: .halves,
+                                         frequencyScale: c.ropeFrequencyScale, factors: weights.ropeFrequencies) }
             s.cacheKeysValues(layer: l, start: start, n: n)
             s.attend(layer: l, start: start, n: n, window: nil)
             s.linear(.output, layer: l, w, s.attnOut, s.proj, n: n)

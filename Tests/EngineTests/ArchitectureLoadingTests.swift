@@ -48,19 +48,22 @@ import TestSupport
     }
 
     @Test func `a tensor the architecture does not use is refused instead of ignored`() throws {
-        // Llama 3.x writes its RoPE frequency factors as `rope_freqs.weight`; a decoder that
-        // skipped them would rotate every position wrongly.
+        // RoPE frequency factors (`rope_freqs.weight`) are read by the llama decoder only; a
+        // decoder that skipped them would rotate every position wrongly.
+        var qwen = TinyModel()
+        qwen.architecture = "qwen2"
         let error = #expect(throws: EngineError.self) {
-            try load(TinyModel()) { $0.addTensor(name: "rope_freqs.weight", floats: [1, 1, 1, 1], shape: [4]) }
+            try load(qwen) { $0.addTensor(name: "rope_freqs.weight", floats: [1, 1, 1, 1], shape: [4]) }
         }
-        #expect(error == .model(.unexpectedTensor(name: "rope_freqs.weight", architecture: "llama")))
+        #expect(error == .model(.unexpectedTensor(name: "rope_freqs.weight", architecture: "qwen2")))
+        _ = try load(TinyModel()) { $0.addTensor(name: "rope_freqs.weight", floats: [1, 1, 2, 8], shape: [4]) }
         let biasOnLlama = #expect(throws: EngineError.self) {
             try load(TinyModel()) { $0.addTensor(name: "blk.1.attn_q.bias", floats: Array(repeating: 0, count: 32), shape: [32]) }
         }
         #expect(biasOnLlama == .model(.unexpectedTensor(name: "blk.1.attn_q.bias", architecture: "llama")))
     }
 
-    @Test func `RoPE scaling and partial rotary metadata are refused until implemented`() throws {
+    @Test func `RoPE scaling other than linear and partial rotary metadata are refused`() throws {
         let linear = #expect(throws: EngineError.self) {
             try load(TinyModel()) {
                 $0.add("llama.rope.scaling.type", .string("yarn"))

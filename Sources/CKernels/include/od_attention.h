@@ -11,6 +11,15 @@
 void od_attend_head(const float *q, const float *keys, const float *values, size_t stride,
                     size_t n_keys, size_t head_dim, float scale, float *scores, float *out);
 
+/// od_attend_head with each scaled score soft-capped as softcap * tanh(s / softcap) before the
+/// softmax (Gemma 2's attention logit soft-capping); softcap <= 0 is no cap.
+void od_attend_head_capped(const float *q, const float *keys, const float *values, size_t stride,
+                           size_t n_keys, size_t head_dim, float scale, float softcap, float *scores, float *out);
+
+/// The scalar reference of od_attend_head_capped (for tests of the SIMD body).
+void od_attend_head_scalar(const float *q, const float *keys, const float *values, size_t stride,
+                           size_t n_keys, size_t head_dim, float scale, float softcap, float *scores, float *out);
+
 /// Bidirectional self-attention of one head over a whole sequence of n tokens (an encoder
 /// layer): out[r] = softmax(scale * q_r K^T) V for every r < n. q, k and v hold n rows `stride`
 /// floats apart with this head's slice at column 0; out rows are ld_out apart. scratch holds

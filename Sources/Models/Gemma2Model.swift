@@ -1,0 +1,46 @@
+import Foundation
+import Kernels
+import Tensor
+
+/// Gemma 2 decoder: embeddings scaled by sqrt(d); sandwich norms (pre and post) around both
+/// blocks; half-split RoPE; every other layer (starting with the first) attends over a sliding
+/// window; attention scores soft-capped as cap · tanh(s / cap) before the softmax, and the
+/// output logits likewise (`DecoderConfig.attentionSoftcap` / `finalLogitSoftcap`); GeGLU with
+/// the tanh GELU; output head tied to the embeddings. GGUF norm weights already include
+/// Gemma's `1 + w` offset (the converter adds it).
+/// Reference: llama.cpp `src/models/gemma2-iswa.cpp` graph (facts only).
+package struct Gemma2Model: DecoderModel {
+    package let config: DecoderConfig
+    package let weights: DecoderWeights
+
+    package func forward(_ tokens: UnsafeBufferPointer<Int32>, state s: DecoderState, allLogits: UnsafeMutablePointer<Float>?) {
+        let c = config, n = tokens.count, d = c.embeddingLength, start = s.count
+        s.embed(tokens, table: weights.tokenEmbedding, scale: Float(d).squareRoot())
+        for (l, w) in weights.layers.enumerated() {
+            let sliding = c.isSliding(layer: l)
+            s.rmsNorm(s.x, w.attentionNorm, s.xb, rows: n, width: d)
+            s.linear(.query, layer: l, w, s.xb, s.q, n: n)
+            s.linear(.key, layer: l, w, s.xb, s.k, n: n)
+            s.linear(.value, layer: l, w, s.xb, s.v, n: n)
+            for t in 0..<n {
+                s.rope(row: t, position: start + t, base: c.ropeBase, style: .halves,
+                       frequencyScale: c.ropeFrequencyScale, factors: weights.ropeFrequencies)
+            }
+            s.cacheKeysValues(layer: l, start: start, n: n)
+            s.attend(layer: l, start: start, n: n, window: sliding ? c.slidingWindow : nil)
+            s.linear(.output, layer: l, w, s.attnOut, s.proj, n: n)
+            if let post = w.postAttentionNorm { s.rmsNorm(s.proj, post, s.proj, rows: n, width: d) }
+            s.addInPlace(s.x, s.proj, count: n * d)
+
+            s.rmsNorm(s.x, w.ffnNorm, s.xb, rows: n, width: d)
+            s.linear(.gate, layer: l, w, s.xb, s.gate, n: n)
+            s.linear(.up, layer: l, w, s.xb, s.up, n: n)
+            s.gatedActivation(.gelu, count: n * c.feedForwardLength)
+            s.linear(.down, layer: l, w, s.gate, s.proj, n: n)
+            if let post = w.postFFNNorm { s.rmsNorm(s.proj, post, s.proj, rows: n, width: d) }
+            s.addInPlace(s.x, s.proj, count: n * d)
+        }
+        s.project(weights: weights, n: n, allLogits: allLogits)
+        s.count = start + n
+    }
+}

@@ -1,0 +1,39 @@
+import Kernels
+import Tensor
+
+/// Phi-3 decoder: the llama block with Q/K/V in one fused projection and gate/up in another
+/// (split into row views at load, see `DecoderWeights`), half-split ("neox") RoPE, SwiGLU and
+/// an untied output head. llama.cpp runs every layer with global attention (it disables the
+/// sliding window the converters write), and so do we.
+/// Reference: llama.cpp `src/models/phi3.cpp` graph (facts only).
+package struct Phi3Model: DecoderModel {
+    package let config: DecoderConfig
+    package let weights: DecoderWeights
+
+    package func forward(_ tokens: UnsafeBufferPointer<Int32>, state s: DecoderState, allLogits: UnsafeMutablePointer<Float>?) {
+        let c = config, n = tokens.count, d = c.embeddingLength, start = s.count
+        s.embed(tokens, table: weights.tokenEmbedding, scale: 1)
+        for (l, w) in weights.layers.enumerated() {
+            s.rmsNorm(s.x, w.attentionNorm, s.xb, rows: n, width: d)
+            s.linear(.query, layer: l, w, s.xb, s.q, n: n)
+            s.linear(.key, layer: l, w, s.xb, s.k, n: n)
+            s.linear(.value, layer: l, w, s.xb, s.v, n: n)
+            for t in 0..<n {
+                s.rope(row: t, position: start + t, base: c.ropeBase, style: .halves,
+                       frequencyScale: c.ropeFrequencyScale, factors: weights.ropeFrequencies)
+            }
+            s.cacheKeysValues(layer: l, start: start, n: n)
+            s.attend(layer: l, start: start, n: n, window: nil)
+            s.linear(.output, layer: l, w, s.attnOut, s.proj, n: n)
+            s.addInPlace(s.x, s.proj, count: n * d)
+            s.rmsNorm(s.x, w.ffnNorm, s.xb, rows: n, width: d)
+            s.linear(.gate, layer: l, w, s.xb, s.gate, n: n)
+            s.linear(.up, layer: l, w, s.xb, s.up, n: n)
+            s.gatedActivation(.silu, count: n * c.feedForwardLength)
+            s.linear(.down, layer: l, w, s.gate, s.proj, n: n)
+            s.addInPlace(s.x, s.proj, count: n * d)
+        }
+        s.project(weights: weights, n: n, allLogits: allLogits)
+        s.count = start + n
+    }
+}
