@@ -21,6 +21,10 @@ package struct DecoderConfig: Sendable, Equatable {
     package var ropeBaseSliding: Float
     /// Multiplier of every RoPE angle: 1 / factor under linear RoPE scaling, else 1.
     package var ropeFrequencyScale: Float
+    /// LongRoPE (Phi-3): the training context past which the long factors apply, and the factor
+    /// multiplying RoPE's cos and sin at every length.
+    package var ropeOriginalContext: Int?
+    package var ropeAttentionFactor: Float
     /// Sliding-window size in tokens, or nil when every layer attends globally.
     package var slidingWindow: Int?
     /// Every `slidingWindowPattern`-th layer is global; the others slide (Gemma 3: 6, Gemma 2: 2).
@@ -85,6 +89,8 @@ package struct DecoderConfig: Sendable, Equatable {
         vocabularySize = tokens.count
         ropeFrequencyScale = try Self.ropeFrequencyScale(file: file, prefix: p)
         ropeBaseSliding = ropeBase
+        ropeOriginalContext = nil
+        ropeAttentionFactor = 1
         slidingWindow = nil
         slidingWindowPattern = 1
         attentionScale = 1 / Float(headDim).squareRoot()
@@ -96,7 +102,8 @@ package struct DecoderConfig: Sendable, Equatable {
         case .phi3:
             // llama.cpp disables Phi-3's sliding window (its converters do not write the pattern
             // the models were trained with), so every layer attends globally there too.
-            break
+            ropeOriginalContext = file.int("\(p).rope.scaling.original_context_length")
+            ropeAttentionFactor = try positive("rope.scaling.attn_factor") ?? 1
         case .gemma2:
             // Every other layer slides, starting with layer 0 (llama.cpp: swa pattern 2). Queries
             // are scaled by 1/sqrt(headDim), except on the 27B (46 layers), which uses

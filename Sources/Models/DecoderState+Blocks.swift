@@ -42,9 +42,10 @@ extension DecoderState {
 
     /// Rotates the query and key heads of batch row `t` (at sequence position `position`).
     /// `frequencyScale` multiplies every angle (linear RoPE scaling: 1 / factor) and
-    /// `factors`, when given, divides angle i by factors[i] (Llama 3.x `rope_freqs.weight`).
+    /// `factors`, when given, divides angle i by factors[i] (Llama 3.x `rope_freqs.weight`,
+    /// Phi-3's LongRoPE factors); `magnitude` multiplies cos and sin (LongRoPE's attention factor).
     func rope(row t: Int, position: Int, base: Float, style: RoPEStyle,
-              frequencyScale: Float = 1, factors: TensorView? = nil) {
+              frequencyScale: Float = 1, factors: TensorView? = nil, magnitude: Float = 1) {
         let c = config
         let half = c.headDim / 2
         // theta_i = scale * position * base^(-2i/headDim) / factor_i, the power accumulated in
@@ -54,8 +55,8 @@ extension DecoderState {
         var theta = Float(position)
         for i in 0..<half {
             let angle = frequencyScale * (f.map { theta / $0[i] } ?? theta)
-            ropeCos[i] = cosf(angle)
-            ropeSin[i] = sinf(angle)
+            ropeCos[i] = cosf(angle) * magnitude
+            ropeSin[i] = sinf(angle) * magnitude
             theta *= step
         }
         func rotate(_ head: UnsafeMutablePointer<Float>) {

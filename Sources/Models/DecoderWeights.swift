@@ -36,6 +36,9 @@ package struct DecoderWeights: Sendable {
     package var layers: [DecoderLayerWeights]
     /// Llama 3.x RoPE frequency factors: angle i is divided by factor i. (headDim / 2)
     package var ropeFrequencies: TensorView?
+    /// Phi-3 LongRoPE factors for contexts up to / beyond `ropeOriginalContext`. (headDim / 2)
+    package var ropeFactorsShort: TensorView?
+    package var ropeFactorsLong: TensorView?
 
     package init(file: GGUFFile, config c: DecoderConfig) throws(ModelError) {
         let d = c.embeddingLength
@@ -61,6 +64,9 @@ package struct DecoderWeights: Sendable {
         let arch = c.architecture
         ropeFrequencies = arch == .llama && file.hasTensor("rope_freqs.weight")
             ? try load("rope_freqs.weight", [c.headDim / 2], norm: true) : nil
+        let longRoPE = arch == .phi3 && file.hasTensor("rope_factors_short.weight")
+        ropeFactorsShort = longRoPE ? try load("rope_factors_short.weight", [c.headDim / 2], norm: true) : nil
+        ropeFactorsLong = longRoPE ? try load("rope_factors_long.weight", [c.headDim / 2], norm: true) : nil
         let biased = arch == .qwen2
         let qkNorm = arch == .gemma3 || arch == .qwen3
         let sandwich = arch == .gemma2 || arch == .gemma3
@@ -112,7 +118,8 @@ package struct DecoderWeights: Sendable {
     /// Bytes of weight data the model maps (for residency estimates). Views into a fused
     /// matrix add up to that matrix.
     package var byteCount: Int {
-        var total = tokenEmbedding.byteCount + outputNorm.byteCount + (ropeFrequencies?.byteCount ?? 0)
+        var total = tokenEmbedding.byteCount + outputNorm.byteCount
+        total += [ropeFrequencies, ropeFactorsShort, ropeFactorsLong].reduce(0) { $0 + ($1?.byteCount ?? 0) }
         if output.data != tokenEmbedding.data { total += output.byteCount }
         for l in layers {
             total += [l.attentionNorm, l.query, l.key, l.value, l.output, l.ffnNorm, l.gate, l.up, l.down]

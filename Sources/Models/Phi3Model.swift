@@ -4,7 +4,9 @@ import Tensor
 /// Phi-3 decoder: the llama block with Q/K/V in one fused projection and gate/up in another
 /// (split into row views at load, see `DecoderWeights`), half-split ("neox") RoPE, SwiGLU and
 /// an untied output head. llama.cpp runs every layer with global attention (it disables the
-/// sliding window the converters write), and so do we.
+/// sliding window the converters write), and so do we. LongRoPE files (Phi-3.5, the 128k
+/// models) divide RoPE's angles by the short factors while the session's context fits the
+/// training context and by the long ones beyond it, and scale cos and sin by the attention factor.
 /// Reference: llama.cpp `src/models/phi3.cpp` graph (facts only).
 package struct Phi3Model: DecoderModel {
     package let config: DecoderConfig
@@ -12,6 +14,8 @@ package struct Phi3Model: DecoderModel {
 
     package func forward(_ tokens: UnsafeBufferPointer<Int32>, state s: DecoderState, allLogits: UnsafeMutablePointer<Float>?) {
         let c = config, n = tokens.count, d = c.embeddingLength, start = s.count
+        let long = c.ropeOriginalContext.map { s.contextLength > $0 } ?? false
+        let factors = (long ? weights.ropeFactorsLong : weights.ropeFactorsShort) ?? weights.ropeFrequencies
         s.embed(tokens, table: weights.tokenEmbedding, scale: 1)
         for (l, w) in weights.layers.enumerated() {
             s.rmsNorm(s.x, w.attentionNorm, s.xb, rows: n, width: d)
@@ -20,7 +24,7 @@ package struct Phi3Model: DecoderModel {
             s.linear(.value, layer: l, w, s.xb, s.v, n: n)
             for t in 0..<n {
                 s.rope(row: t, position: start + t, base: c.ropeBase, style: .halves,
-                       frequencyScale: c.ropeFrequencyScale, factors: weights.ropeFrequencies)
+                       frequencyScale: c.ropeFrequencyScale, factors: factors, magnitude: c.ropeAttentionFactor)
             }
             s.cacheKeysValues(layer: l, start: start, n: n)
             s.attend(layer: l, start: start, n: n, window: nil)
