@@ -19,6 +19,9 @@ let package = Package(
         .target(name: "Kernels", dependencies: ["Tensor", "CKernels"]),
         .target(name: "Formats", dependencies: ["Tensor"]),
         .target(name: "Tokenizers", dependencies: ["Formats"]),
+        // A sandboxed interpreter for the Jinja subset of Hugging Face chat templates, rendering
+        // what transformers' jinja2 environment renders, with template/data origins per segment.
+        .target(name: "Jinja"),
         // espeak-ng, the phonemizer Piper voices are trained with (Debian's libespeak-ng).
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         // Text to phoneme ids for Piper voices: espeak-ng clauses mapped through the voice config.
@@ -49,6 +52,8 @@ let package = Package(
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Tensor", "CKernels"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "Tensor", "TestSupport"]),
         .testTarget(name: "TokenizersTests", dependencies: ["Tokenizers", "Formats", "TestSupport"]),
+        // Fixtures/jinja-references.jsonl is written by scripts/make-jinja-references.py and read by path.
+        .testTarget(name: "JinjaTests", dependencies: ["Jinja"], exclude: ["Fixtures"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Tensor", "TestSupport"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Engine", "ModelStore", "Models", "Tokenizers", "TestSupport"]),
@@ -59,6 +64,7 @@ let package = Package(
         .testTarget(name: "ServerTests", dependencies: ["Server", "Runtime"],
                     exclude: ["client_check.py"]),
         .testTarget(name: "VisionTests", dependencies: ["Imaging", "Models", "Formats", "ModelStore", "TestSupport"]),
+        // Fixtures/synthetic: llama.cpp references for the synthetic decoders, read by path.
         .testTarget(name: "IntegrationTests", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"],
                     exclude: ["Fixtures"]),
     ],
