@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "Tensor"),
         .target(name: "Kernels", dependencies: ["Tensor", "CKernels"]),
         .target(name: "Formats", dependencies: ["Tensor"]),
-        .target(name: "Tokenizers", dependencies: ["Formats"]),
+        .target(name: "Tokenizers", dependencies: ["Formats", "Jinja"]),
         // A sandboxed interpreter for the Jinja subset of Hugging Face chat templates, rendering
         // what transformers' jinja2 environment renders, with template/data origins per segment.
         .target(name: "Jinja"),

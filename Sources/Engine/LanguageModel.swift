@@ -11,6 +11,8 @@ package final class LanguageModel: Sendable {
     package let file: GGUFFile
     package let decoder: any DecoderModel
     package let tokenizer: Tokenizer
+    /// The chat template compiled once at load (nil text → `.noChatTemplate`).
+    private let template: Result<ChatTemplate, TokenizerError>
 
     package var config: DecoderConfig { decoder.config }
 
@@ -29,6 +31,14 @@ package final class LanguageModel: Sendable {
         let spec: TokenizerSpec
         do { spec = try TokenizerSpec(gguf: file) } catch { throw .tokenizer(error) }
         do { tokenizer = try Tokenizer(spec: spec) } catch { throw .tokenizer(error) }
+        let tokenizer = self.tokenizer
+        let special = { (id: Int32?) in id.flatMap { tokenizer.tokenText($0) } }
+        do {
+            template = .success(try ChatTemplate(metadataTemplate: file.string("tokenizer.chat_template"),
+                                                 bosToken: special(tokenizer.bosId), eosToken: special(tokenizer.eosId)))
+        } catch {
+            template = .failure(error)
+        }
     }
 
     /// The quantization the file declares (`general.file_type`, e.g. "Q4_K_M"), else the
@@ -52,9 +62,26 @@ package final class LanguageModel: Sendable {
     /// Bytes of weights mapped.
     package var weightBytes: Int { decoder.weights.byteCount }
 
-    /// The chat template the model's metadata declares, if any.
+    /// The chat template the model's metadata declares: `.noChatTemplate` without one,
+    /// `.tokenizer(.chatTemplateFailed)` naming the construct for one that cannot run.
     package func chatTemplate() throws(EngineError) -> ChatTemplate {
-        do { return try ChatTemplate(metadataTemplate: file.string("tokenizer.chat_template")) } catch { throw .noChatTemplate }
+        switch template {
+        case .success(let t): return t
+        case .failure(.noChatTemplate): throw .noChatTemplate
+        case .failure(let error): throw .tokenizer(error)
+        }
+    }
+
+    /// The one way a conversation becomes prompt ids, for every door: the model's own template
+    /// renders it (with `tools`, JSON texts of OpenAI-style definitions, when the template lays
+    /// them out), and only the template's own text can hold control tokens.
+    package func encodeChat(_ messages: [ChatMessage], tools: [String]? = nil, addGenerationPrompt: Bool = true) throws(EngineError) -> [Int32] {
+        let template = try chatTemplate()
+        do {
+            return tokenizer.encode(try template.prompt(messages: messages, tools: tools, addGenerationPrompt: addGenerationPrompt))
+        } catch {
+            throw .tokenizer(error)
+        }
     }
 }
 

@@ -25,8 +25,7 @@ package final class SessionResponder: AssistantResponding {
     package func respond(to messages: [ChatMessage], tools: ToolChoice,
                          onText: @escaping @Sendable (String) -> Void) async throws -> AssistantReply {
         let tokenizer = session.model.tokenizer
-        let text = try template.render(messages: Self.adapt(messages, to: template), addGenerationPrompt: true)
-        let prompt = tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+        let prompt = tokenizer.encode(try template.prompt(messages: Self.adapt(messages, to: template), addGenerationPrompt: true))
         var o = options
         var constraint: GrammarConstraint?
         switch tools {

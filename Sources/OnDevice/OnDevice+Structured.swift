@@ -45,8 +45,7 @@ extension OnDevice {
             let instruction = "\(prompt)\n\nReply with only a JSON document that follows this JSON Schema:\n\(schemaText)"
             let ids: [Int32]
             if let template = try? model.chatTemplate() {
-                let text = try template.render(messages: [ChatMessage(role: .user, content: instruction)], addGenerationPrompt: true)
-                ids = model.tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+                ids = model.tokenizer.encode(try template.prompt(messages: [ChatMessage(role: .user, content: instruction)], addGenerationPrompt: true))
             } else {
                 ids = model.tokenizer.encode(instruction + "\n\nJSON:\n", addBOS: nil, parseSpecial: false)
             }

@@ -16,8 +16,7 @@ extension OnDevice {
             let model = session.model
             let ids: [Int32]
             if !raw, let template = try? model.chatTemplate() {
-                let text = try template.render(messages: [ChatMessage(role: .user, content: prompt)], addGenerationPrompt: true)
-                ids = model.tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+                ids = model.tokenizer.encode(try template.prompt(messages: [ChatMessage(role: .user, content: prompt)], addGenerationPrompt: true))
             } else {
                 ids = model.tokenizer.encode(prompt, addBOS: nil, parseSpecial: false)
             }
@@ -45,8 +44,7 @@ extension OnDevice {
         return pacedTextStream(adapters: options.adapters, readAhead: readAhead) { session, context in
             guard let template = try? session.model.chatTemplate() else { throw OnDeviceError.noChatTemplate(model: reference) }
             guard !messages.isEmpty else { throw OnDeviceError.invalidArgument("chat needs at least one message") }
-            let text = try template.render(messages: messages.map(\.chatMessage), addGenerationPrompt: true)
-            let ids = session.model.tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+            let ids = session.model.tokenizer.encode(try template.prompt(messages: messages.map(\.chatMessage), addGenerationPrompt: true))
             var metrics = TextMetrics()
             let r = try TextRunner(session: session, context: context, options: options).generate(ids, stream: true)
             metrics.add(r.metrics, first: true)

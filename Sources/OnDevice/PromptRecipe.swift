@@ -17,8 +17,7 @@ struct PromptRecipe: Sendable {
             var messages: [ChatMessage] = []
             if let system { messages.append(ChatMessage(role: .system, content: system)) }
             messages.append(ChatMessage(role: .user, content: "\(instruction)\n\n\(input)"))
-            let text = try template.render(messages: messages, addGenerationPrompt: true)
-            return (model.tokenizer.encode(text, addBOS: nil, parseSpecial: true), [])
+            return (model.tokenizer.encode(try template.prompt(messages: messages, addGenerationPrompt: true)), [])
         }
         let text = "\(instruction)\n\nText:\n\(input)\n\n\(answerLead)"
         // Completion models continue past their answer; a new "Text:" block or a run of blank

@@ -122,7 +122,7 @@ package struct RAGSession: Sendable {
 
     /// The chat prompt: the system instruction, then one user turn with the numbered passages
     /// and the question.
-    package func prompt(_ question: String, _ citations: [Citation]) throws(TokenizerError) -> String {
+    package func prompt(_ question: String, _ citations: [Citation]) throws(TokenizerError) -> RenderedPrompt {
         var context = ""
         for c in citations {
             let source = c.metadata["path"].map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
@@ -131,11 +131,12 @@ package struct RAGSession: Sendable {
         let user = citations.isEmpty
             ? "There are no passages.\n\nQuestion: \(question)"
             : "Passages:\n\n\(context)Question: \(question)"
-        return try template.render(messages: [ChatMessage(role: .system, content: options.systemPrompt),
+        return try template.prompt(messages: [ChatMessage(role: .system, content: options.systemPrompt),
                                               ChatMessage(role: .user, content: user)], addGenerationPrompt: true)
     }
 
     private func promptIds(_ question: String, _ citations: [Citation]) throws -> [Int32] {
-        llm.tokenizer.encode(try prompt(question, citations), addBOS: nil, parseSpecial: true)
+        // Passages are documents: their text can never become a control token.
+        llm.tokenizer.encode(try prompt(question, citations))
     }
 }

@@ -34,8 +34,6 @@ package enum TextPrompt: Sendable, Equatable {
     }
 
     private func render(_ messages: [ChatMessage], _ template: ChatTemplate, _ model: LanguageModel) throws(RuntimeError) -> [Int32] {
-        let text: String
-        do { text = try template.render(messages: messages, addGenerationPrompt: true) } catch { throw .engine(.tokenizer(error)) }
-        return model.tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+        do { return model.tokenizer.encode(try template.prompt(messages: messages, addGenerationPrompt: true)) } catch { throw .engine(.tokenizer(error)) }
     }
 }

@@ -32,8 +32,7 @@ struct TextRun {
                 messages = messages.map { $0.role == .tool ? ChatMessage(role: .user, content: $0.content) : $0 }
             }
             do {
-                let text = try template.render(messages: messages, addGenerationPrompt: true)
-                return model.tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+                return model.tokenizer.encode(try template.prompt(messages: messages, addGenerationPrompt: true))
             } catch { throw .invalidRequest("cannot render the conversation: \(error)", param: "messages") }
         }
     }

@@ -1,8 +1,16 @@
-/// Renders a conversation the way a model's own chat template would, for the template families
-/// we recognise in `tokenizer.chat_template`. We do not run Jinja: the family is detected from
-/// marker texts and rendered here, reproducing the output of the known templates exactly.
-package struct ChatTemplate: Sendable, Equatable {
-    /// The template families we can render.
+import Jinja
+
+/// Renders a conversation with the model's own chat template: the GGUF's
+/// `tokenizer.chat_template` runs in the Jinja interpreter (`Jinja` target), as transformers
+/// renders it, with the tokenizer's special tokens as `bos_token` / `eos_token`.
+///
+/// The render keeps track of which text the template wrote itself: `prompt(...)` returns those
+/// ranges with the text, and `Tokenizer.encode(_:)` makes control tokens only there, so a
+/// message that contains `<|im_start|>` cannot open a turn.
+package struct ChatTemplate: Sendable {
+    /// The template's family, recognised from its markers. The interpreter renders every
+    /// template; the family only tells callers how the template treats roles (Gemma's has no
+    /// system or tool role).
     package enum Family: Sendable, Equatable {
         /// `<|im_start|>role\ncontent<|im_end|>\n` (SmolLM2, Qwen, …). `defaultSystemPrompt` is the
         /// system message the template inserts when the conversation has none.
@@ -10,31 +18,88 @@ package struct ChatTemplate: Sendable, Equatable {
         /// `<start_of_turn>user\ncontent<end_of_turn>\n`, assistant turns as `model`, a system
         /// message folded into the first user turn (Gemma).
         case gemma
+        /// Any other template.
+        case other
     }
 
     /// The recognised family.
     package let family: Family
+    /// The compiled template; nil for a hand-rendered family (`init(family:)`, tests).
+    let jinja: JinjaTemplate?
+    let bosToken: String?
+    let eosToken: String?
 
-    /// Recognises the family of a GGUF `tokenizer.chat_template`; nil text → `.noChatTemplate`.
-    package init(metadataTemplate: String?) throws(TokenizerError) {
+    /// Compiles a GGUF `tokenizer.chat_template`; nil or empty text → `.noChatTemplate`, a
+    /// template the interpreter cannot parse → `.chatTemplateFailed` naming the construct.
+    package init(metadataTemplate: String?, bosToken: String? = nil, eosToken: String? = nil) throws(TokenizerError) {
         guard let template = metadataTemplate, !template.isEmpty else { throw .noChatTemplate }
+        do { jinja = try JinjaTemplate(template) } catch { throw .chatTemplateFailed(detail: Self.describe(error)) }
+        self.bosToken = bosToken
+        self.eosToken = eosToken
         if template.contains("<|im_start|>") {
             family = .chatML(defaultSystemPrompt: Self.defaultSystemPrompt(in: template))
         } else if template.contains("<start_of_turn>") {
             family = .gemma
         } else {
-            throw .unsupportedChatTemplate
+            family = .other
         }
     }
 
-    /// A template of a known family, without metadata.
+    /// A template of a known family rendered without Jinja (for tests of the layers above).
     package init(family: Family) {
         self.family = family
+        jinja = nil
+        bosToken = nil
+        eosToken = nil
     }
 
-    /// The prompt text; tokenize it with `parseSpecial: true`. Gemma templates begin with the BOS
-    /// token, which is not part of the text here: `encode` adds it when the model asks for BOS.
-    package func render(messages: [ChatMessage], addGenerationPrompt: Bool) throws(TokenizerError) -> String {
+    /// Whether the template itself lays out tool definitions (reads `tools`), so callers pass
+    /// the tools to it instead of describing them in a system message.
+    package var rendersTools: Bool {
+        guard let source = jinja?.source else { return false }
+        return source.contains("tools")
+    }
+
+    /// The prompt text (what jinja2 renders for the same template and messages).
+    package func render(messages: [ChatMessage], tools: [String]? = nil, addGenerationPrompt: Bool) throws(TokenizerError) -> String {
+        try prompt(messages: messages, tools: tools, addGenerationPrompt: addGenerationPrompt).text
+    }
+
+    /// The prompt with the template's own text marked; encode it with `Tokenizer.encode(_:)`.
+    /// `tools` are JSON texts of OpenAI-style tool definitions, given to templates that lay
+    /// them out.
+    package func prompt(messages: [ChatMessage], tools: [String]? = nil, addGenerationPrompt: Bool) throws(TokenizerError) -> RenderedPrompt {
+        guard let jinja else {
+            let text = try handRendered(messages: messages, addGenerationPrompt: addGenerationPrompt)
+            return RenderedPrompt(trustedText: text)
+        }
+        var toolValues: [JinjaValue]?
+        if let tools {
+            var values: [JinjaValue] = []
+            for t in tools {
+                do { values.append(try JinjaValue(json: t)) } catch { throw .chatTemplateFailed(detail: "a tool definition is not JSON: \(error)") }
+            }
+            toolValues = values
+        }
+        var messageValues: [JinjaValue] = []
+        for m in messages { messageValues.append(try m.jinjaValue()) }
+        let context = JinjaContext(messages: messageValues, tools: toolValues, addGenerationPrompt: addGenerationPrompt,
+                                   bosToken: bosToken, eosToken: eosToken)
+        let segments: [JinjaSegment]
+        do { segments = try jinja.segments(context) } catch { throw .chatTemplateFailed(detail: Self.describe(error)) }
+        var text = ""
+        var trusted: [Range<Int>] = []
+        var offset = 0
+        for s in segments {
+            let n = s.text.utf8.count
+            if s.origin == .template, n > 0 { trusted.append(offset..<offset + n) }
+            text += s.text
+            offset += n
+        }
+        return RenderedPrompt(text: text, trusted: trusted)
+    }
+
+    private func handRendered(messages: [ChatMessage], addGenerationPrompt: Bool) throws(TokenizerError) -> String {
         switch family {
         case .chatML(let defaultSystemPrompt):
             var out = ""
@@ -66,6 +131,20 @@ package struct ChatTemplate: Sendable, Equatable {
             }
             if addGenerationPrompt { out += "<start_of_turn>model\n" }
             return out
+        case .other:
+            throw .unsupportedChatTemplate
+        }
+    }
+
+    /// One line naming what failed and where (`raise_exception` keeps the template's message).
+    static func describe(_ error: JinjaError) -> String {
+        switch error {
+        case let .raised(message, at): "the template refused the conversation at \(at): \(message)"
+        case let .unsupported(construct, at): "unsupported template construct '\(construct)' at \(at)"
+        case let .syntax(message, at): "template syntax error at \(at): \(message)"
+        case let .unknownFilter(name, at): "unknown filter '\(name)' at \(at)"
+        case let .unknownTest(name, at): "unknown test '\(name)' at \(at)"
+        default: "template error at \(error.location): \(error)"
         }
     }
 

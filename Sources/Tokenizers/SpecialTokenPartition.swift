@@ -55,9 +55,15 @@ struct SpecialTokenPartition: Sendable {
         self.startsToken = startsToken
     }
 
-    func partition(_ input: [UInt8], parseSpecial: Bool, table: TokenTable) -> [Fragment] {
+    /// `trusted`, when given, limits control and unknown tokens to matches lying wholly inside
+    /// one of those byte ranges (a chat template's own text); elsewhere their text stays text.
+    func partition(_ input: [UInt8], parseSpecial: Bool, trusted: [Range<Int>]? = nil, table: TokenTable) -> [Fragment] {
         guard !input.isEmpty else { return [] }
         let present = presentTokens(input, parseSpecial: parseSpecial)
+        func allowed(_ token: Int32, _ match: Range<Int>) -> Bool {
+            guard let trusted, specialOnly.contains(token) else { return true }
+            return trusted.contains { $0.lowerBound <= match.lowerBound && match.upperBound <= $0.upperBound }
+        }
         var fragments: [Fragment] = [.text(0..<input.count)]
         for token in present {
             let needle = table.text(token)
@@ -68,10 +74,16 @@ struct SpecialTokenPartition: Sendable {
                     result.append(fragment)
                     continue
                 }
-                while let match = Self.find(needle, in: input, within: rest) {
+                var from = rest.lowerBound
+                while let match = Self.find(needle, in: input, within: from..<rest.upperBound) {
+                    guard allowed(token, match) else {
+                        from = match.lowerBound + 1  // untrusted text: this occurrence stays text
+                        continue
+                    }
                     if match.lowerBound > rest.lowerBound { result.append(.text(rest.lowerBound..<match.lowerBound)) }
                     result.append(.token(token))
                     rest = match.upperBound..<rest.upperBound
+                    from = rest.lowerBound
                 }
                 if !rest.isEmpty { result.append(.text(rest)) }
             }

@@ -105,8 +105,26 @@ package final class Tokenizer: Sendable {
     ///   - parseSpecial: control-token texts in `text` become single tokens. User-defined tokens
     ///     are matched either way, as llama.cpp does.
     package func encode(_ text: String, addBOS: Bool? = nil, parseSpecial: Bool) -> [Int32] {
+        encode(text, addBOS: addBOS, parseSpecial: parseSpecial, trusted: nil)
+    }
+
+    /// A rendered chat prompt's ids: control tokens are recognised only inside the template's
+    /// own text, so a marker written in a message, document or tool result stays text. The rest
+    /// is tokenized as one string, exactly as the whole text would be. BOS is added when the
+    /// model asks for it and the template did not already write it.
+    package func encode(_ prompt: RenderedPrompt) -> [Int32] {
+        var addBOS: Bool?
+        if let bosId, addsBOS, let first = prompt.trusted.first, first.lowerBound == 0 {
+            let bos = table.text(bosId)
+            let bytes = Array(prompt.text.utf8)
+            if !bos.isEmpty, first.count >= bos.count, bytes.starts(with: bos) { addBOS = false }
+        }
+        return encode(prompt.text, addBOS: addBOS, parseSpecial: true, trusted: prompt.trusted)
+    }
+
+    private func encode(_ text: String, addBOS: Bool?, parseSpecial: Bool, trusted: [Range<Int>]?) -> [Int32] {
         let input = Array(text.utf8)
-        let fragments = partition.partition(input, parseSpecial: parseSpecial, table: table)
+        let fragments = partition.partition(input, parseSpecial: parseSpecial, trusted: trusted, table: table)
         let prependBOS = addBOS ?? addsBOS
         let appendEOS = addBOS != false && addsEOS
         var output: [Int32] = []

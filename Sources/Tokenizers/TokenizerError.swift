@@ -20,6 +20,9 @@ package enum TokenizerError: Error, Sendable, Equatable {
     case noChatTemplate
     /// The chat template is not one of the families we can render.
     case unsupportedChatTemplate
+    /// The model's chat template could not be parsed or run: `detail` names the construct and
+    /// its line and column in the template.
+    case chatTemplateFailed(detail: String)
     /// The template family has no way to express this role.
     case unsupportedRole(ChatMessage.Role)
 }

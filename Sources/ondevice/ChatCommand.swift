@@ -37,8 +37,7 @@ enum ChatCommand {
                 continue
             }
             messages.append(ChatMessage(role: .user, content: input))
-            let prompt = model.tokenizer.encode(try template.render(messages: messages, addGenerationPrompt: true),
-                                                addBOS: nil, parseSpecial: true)
+            let prompt = model.tokenizer.encode(try template.prompt(messages: messages, addGenerationPrompt: true))
             guard let result = try turn(session: session, prompt: prompt, options: options) else {
                 messages.removeLast()
                 continue

@@ -72,8 +72,7 @@ enum GenerateCommand {
             var messages: [ChatMessage] = []
             if let system { messages.append(ChatMessage(role: .system, content: system)) }
             messages.append(ChatMessage(role: .user, content: text))
-            let rendered = try template.render(messages: messages, addGenerationPrompt: true)
-            return model.tokenizer.encode(rendered, addBOS: nil, parseSpecial: true)
+            return model.tokenizer.encode(try template.prompt(messages: messages, addGenerationPrompt: true))
         }
         if !raw {
             FileHandle.standardError.write(Data("ondevice: the model has no chat template; using the prompt as raw text\n".utf8))

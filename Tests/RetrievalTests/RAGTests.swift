@@ -57,7 +57,7 @@ import TestSupport
         let rag = try RAGSession.open(index: index, llm: try Self.llm())
         let citation = Citation(number: 1, chunk: ChunkKey(documentId: "x", ordinal: 0), score: 0.5,
                                 text: "Passage text.", metadata: ["path": "/a/b/notes.md"])
-        let prompt = try rag.prompt("What?", [citation])
+        let prompt = try rag.prompt("What?", [citation]).text
         #expect(prompt.contains("<|im_start|>system\nYou answer questions using only the numbered context passages."))
         #expect(prompt.contains("[1] (notes.md) Passage text.\n\nQuestion: What?<|im_end|>"))
         #expect(prompt.hasSuffix("<|im_start|>assistant\n"))

@@ -49,6 +49,7 @@ enum Golden {
     static let gemma3Strings = lines("tokenizer-gemma3.jsonl", as: TokenizerFixture.self)
     static let qwen25Strings = lines("tokenizer-qwen2.jsonl", as: TokenizerFixture.self)
     static let smolLM2Prompts = lines("greedy-smollm2.jsonl", as: GreedyPromptFixture.self)
+    static let qwen25Prompts = lines("greedy-qwen2.jsonl", as: GreedyPromptFixture.self)
 
     static let smolLM2: Tokenizer? = load(TestModels.smolLM2)
     static let gemma3: Tokenizer? = load(TestModels.gemma3)
