@@ -89,9 +89,13 @@ package struct Generator {
 /// and the stream always ends with `.finished` unless an error is thrown. The producer runs at
 /// most `generationReadAhead` tokens ahead of the consumer, so a consumer that stalls pauses
 /// decoding rather than letting it run to the end unread.
+///
+/// `stopper`, when given, ends the generation early without ending the stream: the producer
+/// stops before its next token and the stream still finishes with `.finished` (reason
+/// `cancelled`), so the caller knows the session is free again before it uses it.
 package func generateStream(session: Session, prompt: [Int32], options: GenerationOptions,
-                             constraint: (any TokenConstraint)? = nil) -> AsyncThrowingStream<GenerationEvent, Error> {
-    generationStream(session: session, prompt: prompt, options: options, constraint: constraint) { _, _ in }
+                             constraint: (any TokenConstraint)? = nil, stopper: CancellationFlag? = nil) -> AsyncThrowingStream<GenerationEvent, Error> {
+    generationStream(session: session, prompt: prompt, options: options, constraint: constraint, stopper: stopper) { _, _ in }
 }
 
 /// Tokens a generation stream may decode ahead of its consumer.
@@ -100,7 +104,7 @@ package let generationReadAhead = 64
 /// The producer behind every generation stream; `check` may reject a finished result (with
 /// the constraint it ran under) before `.finished` is sent.
 func generationStream(session: Session, prompt: [Int32], options: GenerationOptions, constraint: (any TokenConstraint)?,
-                      check: @escaping @Sendable (GenerationResult, (any TokenConstraint)?) throws -> Void)
+                      stopper: CancellationFlag? = nil, check: @escaping @Sendable (GenerationResult, (any TokenConstraint)?) throws -> Void)
     -> AsyncThrowingStream<GenerationEvent, Error> {
     let (inner, continuation) = AsyncThrowingStream<GenerationEvent, Error>.makeStream()
     let box = SessionBox(session, constraint: constraint)
@@ -113,7 +117,7 @@ func generationStream(session: Session, prompt: [Int32], options: GenerationOpti
     ComputeThread.start(name: "ondevice.generate") {
         do {
             let result = try Generator(session: box.session, options: options).run(
-                prompt: prompt, constraint: box.constraint, isCancelled: { cancelled.isCancelled },
+                prompt: prompt, constraint: box.constraint, isCancelled: { cancelled.isCancelled || stopper?.isCancelled == true },
                 onToken: { id, text in
                     gate.waitForRoom()
                     continuation.yield(.token(id: id, text: text))

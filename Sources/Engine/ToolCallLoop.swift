@@ -25,6 +25,22 @@ package struct AssistantReply: Sendable, Equatable {
 package protocol AssistantResponding {
     /// `onText` receives the answer's text as it is generated (a call's text is not passed on).
     func respond(to messages: [ChatMessage], tools: ToolChoice, onText: @escaping @Sendable (String) -> Void) async throws -> AssistantReply
+    /// As above, with every tool the conversation offers (also on turns that may not call), for
+    /// responders whose chat template lays the tools out itself.
+    func respond(to messages: [ChatMessage], tools: ToolChoice, offered: ToolRegistry,
+                 onText: @escaping @Sendable (String) -> Void) async throws -> AssistantReply
+    /// Whether the model's template renders tool definitions, calls and results itself (Qwen's
+    /// does); otherwise the loop describes the tools in a system message and writes calls and
+    /// results as text.
+    var rendersTools: Bool { get }
+}
+
+extension AssistantResponding {
+    package func respond(to messages: [ChatMessage], tools: ToolChoice, offered: ToolRegistry,
+                         onText: @escaping @Sendable (String) -> Void) async throws -> AssistantReply {
+        try await respond(to: messages, tools: tools, onText: onText)
+    }
+    package var rendersTools: Bool { false }
 }
 
 /// The call-and-execute loop: the model answers or calls a tool; each call is validated and
@@ -61,28 +77,33 @@ package struct ToolCallLoop: Sendable {
 
     package func run(messages: [ChatMessage], responder: some AssistantResponding,
                      onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> Outcome {
-        var conversation = withToolPrompt(messages)
+        let inTemplate = responder.rendersTools
+        var conversation = inTemplate ? messages : withToolPrompt(messages)
         var records: [ToolCallRecord] = []
         var turns: [GenerationMetrics?] = []
         while true {
             try Task.checkCancellation()
             let mayCall = !registry.isEmpty && records.count < maxCalls
             let choice: ToolChoice = !mayCall ? .none : requireFirstCall && turns.isEmpty ? .required(registry) : .auto(registry)
-            let reply = try await responder.respond(to: conversation, tools: choice) { onEvent(.text($0)) }
+            let reply = try await responder.respond(to: conversation, tools: choice, offered: registry) { onEvent(.text($0)) }
             turns.append(reply.metrics)
             let (content, calls) = ToolCallParser.parse(reply.text)
             if calls.isEmpty || !mayCall {
                 conversation.append(ChatMessage(role: .assistant, content: content))
                 return Outcome(answer: content, calls: records, messages: conversation, reachedCallLimit: !calls.isEmpty, turns: turns)
             }
-            conversation.append(ChatMessage(role: .assistant, content: Self.canonical(content: content, calls: calls, raw: reply.text)))
+            conversation.append(inTemplate
+                ? Self.structured(content: content, calls: calls, raw: reply.text)
+                : ChatMessage(role: .assistant, content: Self.canonical(content: content, calls: calls, raw: reply.text)))
             for parsed in calls.prefix(maxCalls - records.count) {
                 if case .call(let call) = parsed { onEvent(.call(call)) } else { onEvent(.call(nil)) }
                 let record = await execute(parsed)
                 onEvent(.result(record))
                 records.append(record)
-                conversation.append(ChatMessage(role: .tool, content: ToolRegistry.response(
-                    name: record.call?.name, result: record.result, isError: record.isError)))
+                // A template that lays out results wraps the content itself (<tool_response>).
+                conversation.append(ChatMessage(role: .tool, content: inTemplate
+                    ? (record.isError ? "error: \(record.result)" : record.result)
+                    : ToolRegistry.response(name: record.call?.name, result: record.result, isError: record.isError)))
             }
         }
     }
@@ -122,6 +143,17 @@ package struct ToolCallLoop: Sendable {
             out.insert(ChatMessage(role: .system, content: registry.systemPrompt), at: 0)
         }
         return out
+    }
+
+    /// The assistant message for a template that lays calls out itself: the text before the
+    /// calls as content and each call structured; the raw text when a call did not parse.
+    static func structured(content: String, calls: [ToolCallParser.Parsed], raw: String) -> ChatMessage {
+        var toolCalls: [ChatToolCall] = []
+        for c in calls {
+            guard case .call(let call) = c else { return ChatMessage(role: .assistant, content: raw) }
+            toolCalls.append(ChatToolCall(name: call.name, argumentsJSON: call.arguments.serialized))
+        }
+        return ChatMessage(role: .assistant, content: content, toolCalls: toolCalls)
     }
 
     /// The assistant message recorded for a turn with calls: its text, then each call in its

@@ -9,7 +9,8 @@ import TestSupport
     static func instance(_ file: String = TestModels.smolLM2, context: Int? = nil) throws -> OnDevice {
         var c = OnDevice.Configuration()
         _ = try #require(TestModels.path(file), "\(file) not installed: run scripts/setup.sh")
-        c.textModel = file == TestModels.gemma3 ? "gemma3-270m-q4_k_m" : "smollm2-135m-instruct-q4_1"
+        c.textModel = file == TestModels.gemma3 ? "gemma3-270m-q4_k_m"
+            : file == TestModels.qwen25 ? "qwen2.5-coder-0.5b-instruct-q4_k_m" : "smollm2-135m-instruct-q4_1"
         c.contextLength = context
         c.threads = 2
         return try OnDevice(configuration: c)
