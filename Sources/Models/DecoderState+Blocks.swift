@@ -109,6 +109,51 @@ extension DecoderState {
         }
     }
 
+    /// The query, key and value projections of `h` (n rows), plus their biases when the layer
+    /// has them (Qwen 2), into q, k and v.
+    func projectQueryKeyValue(layer l: Int, _ w: DecoderLayerWeights, _ h: UnsafePointer<Float>, n: Int) {
+        linear(.query, layer: l, w, h, q, n: n)
+        linear(.key, layer: l, w, h, k, n: n)
+        linear(.value, layer: l, w, h, v, n: n)
+        if let bq = w.queryBias, let bk = w.keyBias, let bv = w.valueBias {
+            addBias(q, bq, rows: n, width: config.queryDim)
+            addBias(k, bk, rows: n, width: config.kvDim)
+            addBias(v, bv, rows: n, width: config.kvDim)
+        }
+    }
+
+    /// The end of an attention block once q and k are rotated: cache the keys and values,
+    /// attend (over `window` positions when given), project, apply the post-norm when the layer
+    /// has one (Gemma), and add to the residual stream x.
+    func attentionOutput(layer l: Int, _ w: DecoderLayerWeights, start: Int, n: Int, window: Int?) {
+        let d = config.embeddingLength
+        cacheKeysValues(layer: l, start: start, n: n)
+        attend(layer: l, start: start, n: n, window: window)
+        linear(.output, layer: l, w, attnOut, proj, n: n)
+        if let post = w.postAttentionNorm { rmsNorm(proj, post, proj, rows: n, width: d) }
+        addInPlace(x, proj, count: n * d)
+    }
+
+    /// The feed-forward block: x += post(Wdown · (act(Wgate·h) ⊙ Wup·h)), h = norm(x), the
+    /// post-norm only when the layer has one (Gemma).
+    func feedForward(layer l: Int, _ w: DecoderLayerWeights, n: Int, activation: Activation) {
+        let d = config.embeddingLength
+        rmsNorm(x, w.ffnNorm, xb, rows: n, width: d)
+        linear(.gate, layer: l, w, xb, gate, n: n)
+        linear(.up, layer: l, w, xb, up, n: n)
+        gatedActivation(activation, count: n * config.feedForwardLength)
+        linear(.down, layer: l, w, gate, proj, n: n)
+        if let post = w.postFFNNorm { rmsNorm(proj, post, proj, rows: n, width: d) }
+        addInPlace(x, proj, count: n * d)
+    }
+
+    /// QK-norm: per-head RMSNorm of the queries and keys, when the layer has it (Gemma 3, Qwen 3).
+    func normalizeQueryKeyHeads(_ w: DecoderLayerWeights, n: Int) {
+        guard let qn = w.queryNorm, let kn = w.keyNorm else { return }
+        rmsNorm(q, qn, q, rows: n * config.headCount, width: config.headDim)
+        rmsNorm(k, kn, k, rows: n * config.kvHeadCount, width: config.headDim)
+    }
+
     /// out[r] += bias for `rows` rows of width `width` (a projection's learned bias).
     func addBias(_ out: UnsafeMutablePointer<Float>, _ bias: TensorView, rows: Int, width: Int) {
         for r in 0..<rows { VectorMath.add(out + r * width, bias.floats, out: out + r * width, count: width) }

@@ -19,23 +19,13 @@ package struct Phi3Model: DecoderModel {
         s.embed(tokens, table: weights.tokenEmbedding, scale: 1)
         for (l, w) in weights.layers.enumerated() {
             s.rmsNorm(s.x, w.attentionNorm, s.xb, rows: n, width: d)
-            s.linear(.query, layer: l, w, s.xb, s.q, n: n)
-            s.linear(.key, layer: l, w, s.xb, s.k, n: n)
-            s.linear(.value, layer: l, w, s.xb, s.v, n: n)
+            s.projectQueryKeyValue(layer: l, w, s.xb, n: n)
             for t in 0..<n {
                 s.rope(row: t, position: start + t, base: c.ropeBase, style: .halves,
                        frequencyScale: c.ropeFrequencyScale, factors: factors, magnitude: c.ropeAttentionFactor)
             }
-            s.cacheKeysValues(layer: l, start: start, n: n)
-            s.attend(layer: l, start: start, n: n, window: nil)
-            s.linear(.output, layer: l, w, s.attnOut, s.proj, n: n)
-            s.addInPlace(s.x, s.proj, count: n * d)
-            s.rmsNorm(s.x, w.ffnNorm, s.xb, rows: n, width: d)
-            s.linear(.gate, layer: l, w, s.xb, s.gate, n: n)
-            s.linear(.up, layer: l, w, s.xb, s.up, n: n)
-            s.gatedActivation(.silu, count: n * c.feedForwardLength)
-            s.linear(.down, layer: l, w, s.gate, s.proj, n: n)
-            s.addInPlace(s.x, s.proj, count: n * d)
+            s.attentionOutput(layer: l, w, start: start, n: n, window: nil)
+            s.feedForward(layer: l, w, n: n, activation: .silu)
         }
         s.project(weights: weights, n: n, allLogits: allLogits)
         s.count = start + n
