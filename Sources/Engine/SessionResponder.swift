@@ -93,7 +93,7 @@ package final class SessionResponder: AssistantResponding {
             return try await bareCall(prompt: prompt, registry: registry)
         }
         if !calling {
-            let tail = (opening.map { var o = $0; return o.flush() } ?? "") + matcher.flush()
+            let tail = (opening?.flush() ?? "") + matcher.flush()
             if !tail.isEmpty { onText(tail) }
         }
         guard let result else { throw EngineError.cancelled }
