@@ -15,7 +15,7 @@ package enum AudioError: Error, Sendable, Equatable {
     case invalidFormat(detail: String)
     /// A sample encoding the reader does not decode (format tag and bits per sample).
     case unsupportedEncoding(formatTag: UInt16, bitsPerSample: UInt16)
-    /// A sample rate that cannot be resampled (zero or absurd).
+    /// A sample rate outside `Resampler.rates` (1 kHz to 1 MHz).
     case invalidSampleRate(Int)
 }
 

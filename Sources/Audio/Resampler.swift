@@ -26,12 +26,15 @@ package struct Resampler: Sendable {
     private var received = 0
     private var produced = 0
 
+    /// Sample rates resampled: every rate audio is recorded at, with room on either side.
+    package static let rates = 1_000...1_000_000
     static let zeroCrossings = 16.0
     static let rolloff = 0.945
     static let kaiserBeta = 8.0
 
     package init(from inputRate: Int, to outputRate: Int) throws(AudioError) {
-        for rate in [inputRate, outputRate] where rate <= 0 || rate > 1_000_000 {
+        // Below 1 kHz a few kilobytes of file would claim hours of audio to resample.
+        for rate in [inputRate, outputRate] where !Self.rates.contains(rate) {
             throw .invalidSampleRate(rate)
         }
         self.inputRate = inputRate

@@ -109,6 +109,7 @@ struct WAVFormat {
         }
         guard channels > 0 else { throw .invalidFormat(detail: "zero channels") }
         guard rate > 0 else { throw .invalidFormat(detail: "zero sample rate") }
+        guard Resampler.rates.contains(rate) else { throw .invalidSampleRate(rate) }
         switch (tag, bits) {
         case (1, 8): encoding = .unsignedInt8
         case (1, 16): encoding = .signedInt16

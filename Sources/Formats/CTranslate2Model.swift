@@ -152,7 +152,8 @@ package struct CTranslate2Variable: Sendable, Equatable {
             guard !overflow else { throw .invalidDimensions(name: name, dims: dims) }
             elements = p
         }
-        guard elements * type.size == byteCount else {
+        let (expected, overflow) = elements.multipliedReportingOverflow(by: type.size)
+        guard !overflow, expected == byteCount else {
             throw .invalidHeader(format: "CTranslate2", detail: "variable '\(name)': \(byteCount) bytes for shape \(dims) of \(type)")
         }
         guard byteCount <= cursor.remaining else {

@@ -72,7 +72,8 @@ package struct DecoderWeights: Sendable {
         let sandwich = arch == .gemma2 || arch == .gemma3
         let fused = arch == .phi3
         var layers: [DecoderLayerWeights] = []
-        layers.reserveCapacity(c.layerCount)
+        // The count is the file's word; every layer needs tensors of its own, so the tensor table bounds it.
+        layers.reserveCapacity(min(c.layerCount, file.tensorInfos.count))
         for i in 0..<c.layerCount {
             let p = "blk.\(i)."
             let query: TensorView, key: TensorView, value: TensorView, gate: TensorView, up: TensorView

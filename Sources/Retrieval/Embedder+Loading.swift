@@ -40,6 +40,7 @@ extension Embedder {
         do { encoder = try NomicBERT(file: file, precision: precision) } catch { throw .model(error) }
         let tokenizer: WordPieceTokenizer
         do { tokenizer = try WordPieceTokenizer(gguf: file) } catch { throw .tokenizer(error) }
+        try requireRoom(encoder.config.maxPositions, path: path, source: "nomic-bert.context_length")
         let weights: String
         if let revision { weights = revision } else { weights = try fingerprint(path) }
         return Embedder(encoder: encoder, tokenizer: tokenizer, maxTokens: encoder.config.maxPositions,
@@ -77,10 +78,19 @@ extension Embedder {
         }
         let configured = json("sentence_bert_config.json")?["max_seq_length"] as? Int
         let maxTokens = min(configured ?? encoder.config.maxPositions, encoder.config.maxPositions)
+        try requireRoom(maxTokens, path: directory,
+                        source: configured.map { _ in "sentence_bert_config.json max_seq_length" } ?? "config.json max_position_embeddings")
         let weights: String
         if let revision { weights = revision } else { weights = try fingerprint(directory + "/model.safetensors") }
         return Embedder(encoder: encoder, tokenizer: tokenizer, maxTokens: maxTokens, taskPrefixes: [:],
                         modelId: modelId, revision: weights, threads: threads)
+    }
+
+    /// An input needs room for [CLS], one token and [SEP].
+    private static func requireRoom(_ maxTokens: Int, path: String, source: String) throws(RetrievalError) {
+        guard maxTokens >= 3 else {
+            throw .unsupportedModel(path: path, reason: "\(source) is \(maxTokens); an input needs at least 3 tokens ([CLS], a token, [SEP])")
+        }
     }
 
     /// A cheap stand-in for a weights file's SHA-256 when the catalog does not pin one:

@@ -21,15 +21,22 @@ struct IndexContents {
         case .backend(let identity):
             backend = identity
             backendStamp = identity.map(BackendStamp.of) ?? 0
-            for (id, d) in documents where d.stamp != 0 && d.stamp != backendStamp {
+            for (id, d) in documents where d.stamp != 0 && !holdsCurrentVectors(d) {
                 replace(id, with: Self.withoutVectors(d))
             }
         case .put(var d):
-            if d.stamp != 0 && d.stamp != backendStamp { d = Self.withoutVectors(d) }
+            if d.stamp != 0 && !holdsCurrentVectors(d) { d = Self.withoutVectors(d) }
             replace(d.id, with: d)
         case .remove(let id):
             replace(id, with: nil)
         }
+    }
+
+    /// Whether `d`'s vectors belong to the current backend: its stamp, and a dimension that is
+    /// the backend's (a journal that pairs the stamp with another dimension is damaged, and its
+    /// vectors would be read out of step with the matrix).
+    private func holdsCurrentVectors(_ d: StoredDocument) -> Bool {
+        d.stamp == backendStamp && d.dimension == backend?.dimension && d.vectors.count == d.chunks.count * d.dimension
     }
 
     private mutating func replace(_ id: String, with document: StoredDocument?) {

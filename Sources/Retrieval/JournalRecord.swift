@@ -78,9 +78,12 @@ enum JournalRecord: Sendable, Equatable {
             if try r.u8("backend present") == 0 {
                 record = .backend(nil)
             } else {
-                record = .backend(BackendIdentity(
-                    modelId: try r.string("backend model id"), revision: try r.string("backend revision"),
-                    preprocessing: try r.string("backend preprocessing"), dimension: Int(try r.u32("backend dimension"))))
+                let modelId = try r.string("backend model id"), revision = try r.string("backend revision")
+                let preprocessing = try r.string("backend preprocessing")
+                let dimension = Int(try r.u32("backend dimension"))
+                // No embedding model has more dimensions; a larger value is damage, not a backend.
+                guard (1...65_536).contains(dimension) else { throw ByteReader.Malformed(field: "backend dimension", offset: r.offset - 4) }
+                record = .backend(BackendIdentity(modelId: modelId, revision: revision, preprocessing: preprocessing, dimension: dimension))
             }
         case 2:
             let id = try r.string("document id")

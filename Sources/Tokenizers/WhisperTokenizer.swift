@@ -76,6 +76,10 @@ package final class WhisperTokenizer: Sendable {
         } else {
             noSpeech = try id("<|nocaptions|>")
         }
+        // The language tokens sit between <|startoftranscript|> and <|translate|>.
+        guard startOfTranscript < translate else {
+            throw .missingMetadata(key: "<|translate|> after <|startoftranscript|> (the language tokens lie between them)")
+        }
         var languages: [Int32: String] = [:]
         for i in (startOfTranscript + 1)..<translate {
             let text = texts[Int(i)]!
