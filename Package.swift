@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "OnDevice", targets: ["OnDevice"]),
         .executable(name: "ondevice", targets: ["ondevice"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
+        .executable(name: "ondevice-fuzz", targets: ["ondevice-fuzz"]),
     ],
     targets: [
         // C SIMD hot loops with runtime CPU dispatch (AVX2/FMA/F16C via target attributes):
@@ -48,7 +49,16 @@ let package = Package(
         .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "Engine", "ModelStore", "Models", "TestSupport"]),
         .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats", "Audio", "Phonemes"]),
         .target(name: "TestSupport", dependencies: ["Formats", "Tensor", "Tokenizers"]),
+        // Fuzz targets for every parser of outside bytes, run by scripts/fuzz.sh under libFuzzer and
+        // AddressSanitizer; CFuzz reaches libFuzzer's driver only when the fuzz build links it.
+        .target(name: "CFuzz"),
+        .target(name: "Fuzzing", dependencies: ["Formats", "Tensor", "Tokenizers", "Models", "Engine", "Audio", "Imaging",
+                                                "Phonemes", "Retrieval", "Server", "TestSupport"]),
+        .executableTarget(name: "ondevice-fuzz", dependencies: ["Fuzzing", "CFuzz"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
+        // Regressions/<target>/: every input a fuzzer found, replayed through its target.
+        .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "Formats", "Tensor", "Audio", "Retrieval", "Tokenizers"],
+                    exclude: ["Regressions"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Tensor", "CKernels"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "Tensor", "TestSupport"]),
         .testTarget(name: "TokenizersTests", dependencies: ["Tokenizers", "Formats", "TestSupport"]),
@@ -61,7 +71,7 @@ let package = Package(
         .testTarget(name: "RetrievalTests", dependencies: ["Retrieval", "Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ModelStore", "TestSupport"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Imaging", "Runtime", "ModelStore", "TestSupport"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Runtime"],
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Runtime", "Engine", "Tokenizers", "TestSupport"],
                     exclude: ["client_check.py"]),
         .testTarget(name: "VisionTests", dependencies: ["Imaging", "Models", "Formats", "ModelStore", "TestSupport"]),
         // Fixtures/synthetic: llama.cpp references for the synthetic decoders, read by path.

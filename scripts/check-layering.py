@@ -16,7 +16,9 @@ RANK = {"Tensor": 0, "Jinja": 0, "CKernels": 0, "CJPEG": 0, "CPNG": 0, "CEspeakN
         "Retrieval": 4,
         # Photos sits between Runtime (whose configuration picks its backend) and OnDevice.
         "Photos": 4.5, "OnDevice": 5, "TestSupport": 5,
-        "Server": 6}
+        "Server": 6,
+        # Fuzz targets reach every parser, the server's included; CFuzz is libFuzzer's door.
+        "CFuzz": 0, "Fuzzing": 7}
 TOP = 10
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")

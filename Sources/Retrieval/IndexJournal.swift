@@ -15,10 +15,10 @@ import Glibc
 /// Payloads are described in `JournalRecord`. Compaction writes the live records to
 /// `<journal>.compact`, syncs it, renames it over the journal and syncs the directory, so a
 /// crash leaves either the old journal or the new one, never a mixture.
-final class IndexJournal {
+package final class IndexJournal {
     static let magic = Array("ODIXJRNL".utf8)
     static let version: UInt32 = 1
-    static let headerSize = 16
+    package static let headerSize = 16
     static let recordHeaderSize = 9
     static let maxPayload = 1 << 30
 

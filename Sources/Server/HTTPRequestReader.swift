@@ -7,16 +7,22 @@ import Foundation
 /// bytes, or with `Transfer-Encoding: chunked` a series of `hex-size [";" ext] CRLF data CRLF`
 /// ended by a `0` chunk, optional trailer lines and `CRLF`. Line folding is refused, and so is a
 /// request with both framings (a smuggling vector).
-struct HTTPRequestReader {
+package struct HTTPRequestReader {
     let socket: HTTPSocket
     let limits: HTTPServer.Limits
     /// True once the server is stopping: an idle connection gives up at once.
     let stopping: () -> Bool
 
+    package init(socket: HTTPSocket, limits: HTTPServer.Limits, stopping: @escaping () -> Bool) {
+        self.socket = socket
+        self.limits = limits
+        self.stopping = stopping
+    }
+
     /// The next request, or nil when the client closed (or stayed idle past the idle timeout, or
     /// the server is stopping) between requests. `onContinue` is called before reading a body
     /// the client announced with `Expect: 100-continue`.
-    func next(onContinue: () -> Void) throws(ServerError) -> HTTPRequest? {
+    package func next(onContinue: () -> Void) throws(ServerError) -> HTTPRequest? {
         let idleDeadline = ContinuousClock.now + .seconds(limits.idleTimeout)
         while socket.pending.isEmpty {
             do {

@@ -6,7 +6,7 @@ import Glibc
 /// A connected client socket, owned by its connection thread (never shared), closed on deinit.
 /// Reads are buffered; every wait polls in short slices so a server shutdown or a deadline is
 /// noticed without a blocking `recv`.
-final class HTTPSocket {
+package final class HTTPSocket {
     let fd: Int32
     /// Bytes received and not yet consumed by the request reader.
     var pending: [UInt8] = []
@@ -14,7 +14,7 @@ final class HTTPSocket {
     /// Milliseconds per poll: how late a shutdown or a deadline can be noticed.
     static let pollSlice: Int32 = 100
 
-    init(fd: Int32) {
+    package init(fd: Int32) {
         self.fd = fd
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))

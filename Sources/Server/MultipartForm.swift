@@ -4,15 +4,15 @@
 /// [; filename="…"]`, optional `Content-Type`) ending in an empty line, the part's bytes, then
 /// `CRLF --boundary` and either `CRLF` (another part) or `--` (the end). Bytes before the first
 /// delimiter (the preamble) are skipped.
-struct MultipartForm {
-    struct Part {
-        var name: String
-        var filename: String?
-        var contentType: String?
-        var body: [UInt8]
+package struct MultipartForm {
+    package struct Part {
+        package var name: String
+        package var filename: String?
+        package var contentType: String?
+        package var body: [UInt8]
     }
 
-    var parts: [Part] = []
+    package var parts: [Part] = []
 
     func part(_ name: String) -> Part? { parts.first { $0.name == name } }
 
@@ -20,7 +20,7 @@ struct MultipartForm {
     func field(_ name: String) -> String? { part(name).map { String(decoding: $0.body, as: UTF8.self) } }
 
     /// The boundary parameter of a `Content-Type` header value.
-    static func boundary(contentType: String) -> String? {
+    package static func boundary(contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, pair[0].trimmingWhitespace().lowercased() == "boundary" else { continue }
@@ -31,7 +31,7 @@ struct MultipartForm {
         return nil
     }
 
-    init(body: [UInt8], boundary: String) throws(ServerError) {
+    package init(body: [UInt8], boundary: String) throws(ServerError) {
         let delimiter = Array("--\(boundary)".utf8)
         guard var at = HTTPRequestReader.find(delimiter, in: body, from: 0) else { throw .invalidRequest("multipart body has no boundary line") }
         let next = Array("\r\n--\(boundary)".utf8)

@@ -24,6 +24,12 @@ package struct FileMapping: ~Copyable {
         self.count = count
     }
 
+    /// No mapping (an empty file's state); for regions that hold bytes of their own.
+    init() {
+        base = nil
+        count = 0
+    }
+
     private static func map(path: String) throws(TensorError) -> (UnsafeRawPointer?, Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
@@ -46,24 +52,43 @@ package struct FileMapping: ~Copyable {
 /// A shared, immutable memory-mapped file. Tensors point into it and keep it alive.
 ///
 /// `@unchecked Sendable`: the mapping is read-only (`PROT_READ`) and never changes after init,
-/// so concurrent reads from any thread are safe.
+/// so concurrent reads from any thread are safe. A region can also hold a heap copy of bytes
+/// that never were a file (`init(copying:name:)`): parsers then read them exactly as they read
+/// a mapping, which is what the fuzz targets and in-memory tests need.
 package final class MappedRegion: @unchecked Sendable {
     private let mapping: FileMapping
-    /// Path the region was mapped from.
+    private let copy: UnsafeMutableRawBufferPointer?
+    /// Path the region was mapped from (the name given for a copy).
     package let path: String
 
     package init(path: String) throws(TensorError) {
         self.mapping = try FileMapping(path: path)
+        self.copy = nil
         self.path = path
     }
 
+    /// A region over a private heap copy of `bytes`; `name` stands in for the path in errors.
+    package init(copying bytes: UnsafeRawBufferPointer, name: String) {
+        self.mapping = FileMapping()
+        if bytes.isEmpty {
+            self.copy = nil
+        } else {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 64)
+            buffer.copyMemory(from: bytes)
+            self.copy = buffer
+        }
+        self.path = name
+    }
+
+    deinit { copy?.deallocate() }
+
     /// First byte of the file (nil for an empty file).
-    package var base: UnsafeRawPointer? { mapping.base }
+    package var base: UnsafeRawPointer? { copy.map { UnsafeRawPointer($0.baseAddress!) } ?? mapping.base }
     /// File size in bytes.
-    package var count: Int { mapping.count }
+    package var count: Int { copy?.count ?? mapping.count }
 
     /// The file's bytes as a buffer.
-    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: mapping.base, count: mapping.count) }
+    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     /// Drops the whole pages inside [pointer, pointer + byteCount) from this process's resident
     /// memory (`MADV_DONTNEED`; the mapping is private and read-only, so a later read faults the

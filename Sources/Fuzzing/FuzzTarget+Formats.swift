@@ -1,0 +1,78 @@
+import Engine
+import Formats
+import Models
+import Tensor
+import Tokenizers
+
+extension FuzzTarget {
+    static let formatTargets: [FuzzTarget] = [
+        FuzzTarget("gguf", "GGUF header, metadata and tensor table; every tensor read", maxLength: 64 * 1024) { bytes in
+            let region = MappedRegion(copying: bytes, name: "fuzz.gguf")
+            guard let file = try? GGUFFile(region: region) else { return }
+            var sum: UInt8 = 0
+            for info in file.tensorInfos {
+                guard let view = try? file.tensor(info.name) else { continue }
+                sum &+= touch(view.data, view.byteCount)
+            }
+            for key in file.metadataKeys { consume(file.metadata[key]) }
+            consume((sum, file.architecture))
+        },
+        FuzzTarget("gguf-model", "a GGUF as a language model: config, weight views, tokenizer, chat template, one forward pass when small",
+                   maxLength: 64 * 1024) { bytes in
+            let region = MappedRegion(copying: bytes, name: "fuzz.gguf")
+            guard let file = try? GGUFFile(region: region) else { return }
+            if let tokenizer = try? Tokenizer(gguf: file) {
+                let ids = tokenizer.encode("Hello <|im_start|> wörld 🙂", addBOS: true, parseSpecial: true)
+                consume(tokenizer.decode(ids))
+                if let template = try? ChatTemplate(metadataTemplate: file.string("tokenizer.chat_template")),
+                   let prompt = try? template.prompt(messages: [ChatMessage(role: .system, content: "s"),
+                                                                ChatMessage(role: .user, content: "<|im_end|>u")],
+                                                     addGenerationPrompt: true) {
+                    consume(tokenizer.encode(prompt))
+                }
+            }
+            guard let config = try? DecoderConfig(file: file), (try? DecoderWeights(file: file, config: config)) != nil,
+                  let model = try? LanguageModel(file: file, path: "fuzz.gguf"), model.weightBytes < 1 << 20,
+                  config.vocabularySize <= 4096, config.embeddingLength <= 256 else { return }
+            let session = Session(model: model, contextLength: 8, threads: 1)
+            _ = try? session.prefill([0, 1, 2].map { Int32($0 % max(config.vocabularySize, 1)) })
+        },
+        FuzzTarget("safetensors", "safetensors header JSON and tensor table; every tensor read", maxLength: 16 * 1024) { bytes in
+            let region = MappedRegion(copying: bytes, name: "fuzz.safetensors")
+            guard let file = try? SafetensorsFile(region: region) else { return }
+            var sum: UInt8 = 0
+            for name in file.tensorInfos.keys {
+                guard let view = try? file.tensor(name) else { continue }
+                sum &+= touch(view.data, view.byteCount)
+            }
+            consume(sum)
+        },
+        FuzzTarget("onnx", "ONNX protobuf: graph, nodes, initializers (raw and typed data) read as floats", maxLength: 64 * 1024) { bytes in
+            let region = MappedRegion(copying: bytes, name: "fuzz.onnx")
+            guard let model = try? ONNXModel(region: region) else { return }
+            for name in model.initializers.keys.sorted() { consume(try? model.floats(name)) }
+            for tensor in model.initializers.values { consume(try? tensor.int64s(in: region.bytes)) }
+            consume(model.nodes.count)
+        },
+        FuzzTarget("torch", "PyTorch checkpoints, zip and legacy pickle layouts; every tensor read", maxLength: 64 * 1024) { bytes in
+            guard let checkpoint = try? TorchCheckpoint(data: Array(bytes)) else { return }
+            var sum: UInt8 = 0
+            for name in checkpoint.names {
+                guard let view = try? checkpoint.tensor(name) else { continue }
+                sum &+= touch(view.data, view.byteCount)
+            }
+            consume(sum)
+        },
+        FuzzTarget("ctranslate2", "CTranslate2 model.bin: header, variables, aliases; every variable read", maxLength: 16 * 1024) { bytes in
+            let region = MappedRegion(copying: bytes, name: "model.bin")
+            guard let model = try? CTranslate2Model(region: region) else { return }
+            var sum: UInt8 = 0
+            for name in model.variables.keys {
+                guard let view = try? model.tensor(name) else { continue }
+                sum &+= touch(view.data, view.byteCount)
+                consume(model.integerScalar(name))
+            }
+            consume(sum)
+        },
+    ]
+}

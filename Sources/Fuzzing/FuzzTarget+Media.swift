@@ -1,0 +1,18 @@
+import Audio
+import Imaging
+
+extension FuzzTarget {
+    static let mediaTargets: [FuzzTarget] = [
+        FuzzTarget("wav", "RIFF/WAVE chunks, PCM and float formats, resampling to 16 kHz", maxLength: 16 * 1024) { bytes in
+            guard let clip = try? WAVFile.decode(Array(bytes)) else { return }
+            if clip.samples.count <= 1 << 16 { consume(try? clip.resampled(to: 16_000)) }
+        },
+        FuzzTarget("image", "JPEG, PNG and TIFF-based raw files (EXIF, IFDs, embedded previews), pixels and metadata",
+                   maxLength: 64 * 1024) { bytes in
+            // A pixel cap keeps the fuzzer off multi-megapixel allocations a header can ask for.
+            let decoder = ImageDecoder(maxPixels: 1 << 20)
+            consume(try? decoder.decode(bytes: Array(bytes), file: "fuzz"))
+            consume(try? decoder.decode(bytes: Array(bytes), file: "fuzz", minimumLongSide: 8))
+        },
+    ]
+}
