@@ -8,7 +8,8 @@ package enum TextPrompt: Sendable, Equatable {
     case user(String, system: String? = nil)
     /// A whole conversation inside the model's chat template.
     case chat([ChatMessage])
-    /// Text as is (BOS as the model's metadata says).
+    /// Text as is (BOS as the model's metadata says). Control-token text in it stays text, as in
+    /// every door: only a chat template's own markers become control tokens.
     case raw(String)
     /// Token ids as is (they must belong to the backend's model).
     case tokens([Int32])
@@ -18,10 +19,10 @@ package enum TextPrompt: Sendable, Equatable {
         case .tokens(let ids):
             return ids
         case .raw(let text):
-            return model.tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+            return model.tokenizer.encode(text, addBOS: nil, parseSpecial: false)
         case let .user(text, system):
             guard let template = try? model.chatTemplate() else {
-                return model.tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+                return model.tokenizer.encode(text, addBOS: nil, parseSpecial: false)
             }
             var messages = system.map { [ChatMessage(role: .system, content: $0)] } ?? []
             messages.append(ChatMessage(role: .user, content: text))

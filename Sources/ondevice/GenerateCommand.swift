@@ -7,7 +7,7 @@ import Tokenizers
 enum GenerateCommand {
     static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: RuntimeOptions.valued.union(["temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty", "stop", "system", "json-schema", "lora"]),
-                              flags: ["raw", "greedy", "json"])
+                              flags: ["raw", "special", "greedy", "json", "stats"])
         guard let promptArg = a.positionals.first else { throw CLIError.missingArgument("PROMPT") }
         guard a.positionals.count == 1 else { throw CLIError.io("expected one PROMPT argument (quote it), got \(a.positionals.count)") }
         if a.has("greedy") && a.string("temperature") != nil { throw CLIError.conflicting("--greedy", "--temperature") }
@@ -20,7 +20,9 @@ enum GenerateCommand {
         let model = try runtime.load()
         let adapters = try await LoRAArgument.all(a, model: model)
         options.adapters = adapters.map(\.scaled)
-        let prompt = try promptTokens(model: model, text: readTextArgument(promptArg), raw: a.has("raw"), system: a.string("system"))
+        if a.has("special") && !a.has("raw") { throw CLIError.io("--special applies to a --raw prompt only") }
+        let prompt = try promptTokens(model: model, text: readTextArgument(promptArg), raw: a.has("raw"), system: a.string("system"),
+                                      special: a.has("special"))
         let session = runtime.session(model)
         if a.has("json") {
             let result = try Generator(session: session, options: options).run(prompt: prompt)
@@ -39,7 +41,7 @@ enum GenerateCommand {
             }
         }
         writeOut("\n")
-        if let m = final, isatty(STDERR_FILENO) != 0 {
+        if let m = final, isatty(STDERR_FILENO) != 0 || a.has("stats") {
             FileHandle.standardError.write(Data(String(
                 format: "[%d prompt tokens, %d generated, %.1f tok/s, first token %.0f ms, %@]\n",
                 m.promptTokens, m.completionTokens, m.generationTokensPerSecond, m.timeToFirstToken * 1000,
@@ -67,7 +69,9 @@ enum GenerateCommand {
 
     /// The prompt's token ids: the chat template around one user turn, or the raw text
     /// (with BOS as the model's metadata says) for `--raw` and for models without a template.
-    static func promptTokens(model: LanguageModel, text: String, raw: Bool, system: String?) throws -> [Int32] {
+    /// Control-token text in the prompt is text, as in the SDK and the server, unless `--raw
+    /// --special` asks for a hand-written prompt in the model's own format.
+    static func promptTokens(model: LanguageModel, text: String, raw: Bool, system: String?, special: Bool = false) throws -> [Int32] {
         if !raw, let template = try? model.chatTemplate() {
             var messages: [ChatMessage] = []
             if let system { messages.append(ChatMessage(role: .system, content: system)) }
@@ -77,7 +81,7 @@ enum GenerateCommand {
         if !raw {
             FileHandle.standardError.write(Data("ondevice: the model has no chat template; using the prompt as raw text\n".utf8))
         }
-        return model.tokenizer.encode(text, addBOS: nil, parseSpecial: true)
+        return model.tokenizer.encode(text, addBOS: nil, parseSpecial: raw && special)
     }
 
     /// `generate --json-schema FILE PROMPT`: prints only the JSON document (valid against the

@@ -7,7 +7,7 @@ let usage = """
     usage: ondevice <command> [options]
 
     commands:
-      generate --model M [--raw] [--greedy | --temperature T --seed S] [--max-tokens N] [--json] [--json-schema FILE] [--lora L]... PROMPT
+      generate --model M [--raw [--special]] [--stats] [--greedy | --temperature T --seed S] [--max-tokens N] [--json] [--json-schema FILE] [--lora L]... PROMPT
       tokenize --model M [--json] TEXT
       chat     --model M [--system TEXT] [--lora L]... [--tools calculate,current_time|all [--max-tool-calls N] [--require-tool-call] [--json]]
       bench    --model M [--threads N] [--lora L]... [--json]
