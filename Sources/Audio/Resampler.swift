@@ -6,7 +6,8 @@ import Foundation
 /// at input time n·M/L; it is the dot product of the inputs around that time with a low-pass
 /// kernel h(τ) = fc·sinc(fc·τ)·kaiser(τ/H), τ in input samples. The cutoff fc is 0.945 of the
 /// lower Nyquist frequency, so downsampling removes what would alias; H spans 16 zero
-/// crossings of the kernel. With L ≤ 4096 the L kernel phases are tabulated once.
+/// crossings of the kernel. With L ≤ 4096 and at most 2^18 taps in all, the L kernel phases
+/// are tabulated once.
 /// Samples before the start and (at `flush`) after the end count as silence.
 package struct Resampler: Sendable {
     package let inputRate: Int
@@ -16,7 +17,7 @@ package struct Resampler: Sendable {
     /// Taps each side of the centre.
     let halfWidth: Int
     let cutoff: Double
-    /// (L, 2H) kernel phases, or nil when L is too large to tabulate.
+    /// (L, 2H) kernel phases, or nil when they are too many to tabulate.
     let phases: [[Float]]?
 
     /// Inputs not yet discarded; `pending[0]` is input sample number `pendingStart`.
@@ -44,7 +45,9 @@ package struct Resampler: Sendable {
         down = inputRate / g
         cutoff = min(1, Double(up) / Double(down)) * Self.rolloff
         halfWidth = Int((Self.zeroCrossings / cutoff).rounded(.up))
-        if up <= 4096 {
+        // A table of every phase's taps when it is small; an odd rate (728,865 Hz to 16 kHz: 3,200
+        // phases of 1,544 taps) computes its taps per output sample instead of seconds up front.
+        if up <= 4096 && up * 2 * halfWidth <= 1 << 18 {
             let (up, h, fc) = (up, halfWidth, cutoff)
             phases = (0..<up).map { p in
                 (0..<(2 * h)).map { i in Float(Self.kernel(Double(i - h + 1) - Double(p) / Double(up), cutoff: fc, halfWidth: h)) }
