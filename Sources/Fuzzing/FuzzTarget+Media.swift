@@ -11,7 +11,7 @@ extension FuzzTarget {
         FuzzTarget("image", "JPEG, PNG and TIFF-based raw files (EXIF, IFDs, embedded previews), pixels and metadata",
                    maxLength: 64 * 1024) { bytes in
             // A pixel cap keeps the fuzzer off multi-megapixel allocations a header can ask for.
-            let decoder = ImageDecoder(maxPixels: 1 << 20)
+            let decoder = ImageDecoder(maxPixels: 1 << 16)
             consume(try? decoder.decode(bytes: Array(bytes), file: "fuzz"))
             consume(try? decoder.decode(bytes: Array(bytes), file: "fuzz", minimumLongSide: 8))
         },
