@@ -68,7 +68,7 @@ run_one() {
     "$fuzz" "$target" "${limit[@]}" -max_len="$max" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$findings/" "$corpus" "$seeds/$target" >"$log" 2>&1 || status=$?
     local executed coverage
-    executed=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    executed=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || echo 0)
     coverage=$(grep -ao 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo 0)
     local found
     found=$(find "$findings" -type f | wc -l)
