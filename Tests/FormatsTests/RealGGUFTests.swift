@@ -3,9 +3,8 @@ import Tensor
 import Testing
 import TestSupport
 
-/// Parses the real model files. These run only when `ONDEVICE_TEST_MODELS` points at a directory
-/// containing the files (searched recursively); without the models the `.enabled(if:)` trait
-/// leaves them out, so the default offline test run stays self-contained.
+/// Parses the real model files, found under `TestModels.searchRoots` (`ONDEVICE_TEST_MODELS`,
+/// then the model store `scripts/setup.sh all` fills). A missing model is a failure, not a skip.
 @Suite struct RealGGUFTests {
     static func typeCounts(_ file: GGUFFile) -> [GGMLType: Int] {
         file.tensorInfos.reduce(into: [:]) { $0[$1.type, default: 0] += 1 }
@@ -24,9 +23,8 @@ import TestSupport
         #expect(end == file.region.count)
     }
 
-    @Test(.enabled(if: TestModels.path(TestModels.smolLM2) != nil))
-    func `SmolLM2 135M parses with its llama metadata, vocab and 272 tensors`() throws {
-        let file = try GGUFFile.open(path: #require(TestModels.path(TestModels.smolLM2)))
+    @Test func `SmolLM2 135M parses with its llama metadata, vocab and 272 tensors`() throws {
+        let file = try GGUFFile.open(path: #require(TestModels.path(TestModels.smolLM2), "SmolLM2 not installed: run scripts/setup.sh all"))
         #expect(file.version == 3 && file.alignment == 32)
         #expect(file.architecture == "llama")
         #expect(file.int("llama.block_count") == 30 && file.int("llama.embedding_length") == 576)
@@ -46,9 +44,8 @@ import TestSupport
         try Self.checkTensorsTile(file)
     }
 
-    @Test(.enabled(if: TestModels.path(TestModels.gemma3) != nil))
-    func `Gemma 3 270M parses with its 262144-token vocabulary and 236 tensors`() throws {
-        let file = try GGUFFile.open(path: #require(TestModels.path(TestModels.gemma3)))
+    @Test func `Gemma 3 270M parses with its 262144-token vocabulary and 236 tensors`() throws {
+        let file = try GGUFFile.open(path: #require(TestModels.path(TestModels.gemma3), "Gemma 3 not installed: run scripts/setup.sh all"))
         #expect(file.version == 3 && file.architecture == "gemma3")
         #expect(file.int("gemma3.block_count") == 18 && file.int("gemma3.embedding_length") == 640)
         #expect(file.int("gemma3.attention.head_count") == 4 && file.int("gemma3.attention.head_count_kv") == 1)

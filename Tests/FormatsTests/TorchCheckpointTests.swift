@@ -113,8 +113,8 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: effnetPath != nil)) func `the EfficientNet-Lite0 checkpoint has 296 entries, 247 f32 and 49 i64`() throws {
-        let checkpoint = try TorchCheckpoint.open(path: try #require(Self.effnetPath))
+    @Test func `the EfficientNet-Lite0 checkpoint has 296 entries, 247 f32 and 49 i64`() throws {
+        let checkpoint = try TorchCheckpoint.open(path: try #require(Self.effnetPath, "EfficientNet-Lite0 not installed: run scripts/setup.sh all"))
         #expect(checkpoint.layout == .legacy)
         #expect(checkpoint.names.count == 296)
         #expect(checkpoint.tensorInfos.values.filter { $0.dtype == .float32 }.count == 247)
@@ -133,8 +133,8 @@ import Testing
         #expect(try checkpoint.floats("_conv_stem.weight")[1 * 27 + 2 * 9 + 1 * 3 + 2] == stemElement)
     }
 
-    @Test(.enabled(if: effnetPath != nil)) func `the real checkpoint cut inside its pickles or storages is refused`() throws {
-        let full = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try #require(Self.effnetPath))))
+    @Test func `the real checkpoint cut inside its pickles or storages is refused`() throws {
+        let full = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try #require(Self.effnetPath, "EfficientNet-Lite0 not installed: run scripts/setup.sh all"))))
         // Every 97th byte through the pickles (the first 47,176 bytes), then a few storage cuts.
         let cuts = Array(stride(from: 0, to: 47_200, by: 97)) + [47_177, 60_000, 1_000_000, full.count - 4, full.count - 1]
         for cut in cuts {

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import ModelStore
+import TestSupport
 import Testing
 
 /// Decoded pixels against `decoded_rgb_sha256` of the vision golden set (Pillow 13 with
@@ -18,10 +19,13 @@ import Testing
             let orientation = (record["exif_orientation"] as? Int) ?? 1
             #expect(photo.metadata.orientation.rawValue == orientation, "\(file)")
         }
+        GoldenRecords.checked(records.count, in: Self.self)
     }
 
     @Test func `every golden JPEG rewritten as progressive decodes to the same reference pixels`() throws {
-        for record in try GoldenVision.records() where record["format"] as? String == "JPEG" {
+        let jpegs = try GoldenVision.records().filter { $0["format"] as? String == "JPEG" }
+        try #require(!jpegs.isEmpty, "no JPEG records in features.jsonl")
+        for record in jpegs {
             let file = try #require(record["file"] as? String)
             let baseline = try [UInt8](contentsOf: GoldenVision.path(file))
             let progressive = try JPEGEncoder.progressive(from: baseline)
@@ -32,6 +36,7 @@ import Testing
             let orientation = try #require(ExifOrientation(rawValue: (record["exif_orientation"] as? Int) ?? 1))
             #expect(SHA256.hex(of: orientation.apply(to: stored).pixels) == record["decoded_rgb_sha256"] as? String, "\(file)")
         }
+        GoldenRecords.checked(jpegs.count, in: Self.self)
     }
 
     @Test func `the EXIF 6 file is rotated clockwise and keeps its stored size`() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The vision golden set in `../shared/golden/vision` (beside the repository).
 enum GoldenVision {
@@ -8,11 +9,8 @@ enum GoldenVision {
 
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
-    /// One dictionary per line of `features.jsonl`.
+    /// One dictionary per line of `features.jsonl`; a missing or empty file throws.
     static func records() throws -> [[String: Any]] {
-        let text = try String(contentsOf: root.appendingPathComponent("features.jsonl"), encoding: .utf8)
-        return try text.split(separator: "\n").map {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
-        }
+        try GoldenFile.lines(root.appendingPathComponent("features.jsonl"))
     }
 }

@@ -15,6 +15,7 @@ import TestSupport
         #expect(out.status == 0, "\(out.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any] ?? [:]
         #expect(json.ints("ids") == record.ints("prompt_ids"))
+        GoldenRecords.checked(in: Self.self)
     }
 
     @Test func `generate --json --greedy reproduces llama.cpp's continuation`() throws {
@@ -26,6 +27,7 @@ import TestSupport
         #expect(json.ints("prompt_ids") == record.ints("prompt_ids"))
         #expect(json.ints("generated_ids") == record.ints("generated_ids"))
         #expect(json.string("text") == record.string("text"))
+        GoldenRecords.checked(in: Self.self)
     }
 
     @Test func `a missing model id is one line and a non-zero exit`() throws {

@@ -41,7 +41,8 @@ import TestSupport
         options.sampling = .greedy
         options.maxTokens = 48
         var exact = 0
-        for record in try GoldenFiles.lines("llm/greedy-\(c.golden).jsonl") {
+        let records = try GoldenFiles.lines("llm/greedy-\(c.golden).jsonl")
+        for record in records {
             let prompt = record.ints("prompt_ids")
             let expected = record.ints("generated_ids")
             let margins = record.floats("step_top2_margin")
@@ -56,7 +57,8 @@ import TestSupport
                         "\(record.string("id")): diverged at step \(same) where llama.cpp's top-2 margin is \(margins[same])")
             }
         }
-        print("[\(c.golden)] greedy: \(exact) of 8 prompts token-for-token equal to llama.cpp")
+        print("[\(c.golden)] greedy: \(exact) of \(records.count) prompts token-for-token equal to llama.cpp")
+        GoldenRecords.checked(records.count, in: Self.self)
     }
 
     @Test(arguments: cases)
@@ -65,7 +67,8 @@ import TestSupport
         let session = Session(model: model, contextLength: 2048, threads: 2)
         let vocab = model.config.vocabularySize
         var checked = 0
-        for record in try GoldenFiles.lines("llm/greedy-\(c.golden).jsonl") {
+        let records = try GoldenFiles.lines("llm/greedy-\(c.golden).jsonl")
+        for record in records {
             let prompt = record.ints("prompt_ids"), generated = record.ints("generated_ids")
             let margins = record.floats("step_top2_margin")
             let all = prompt + generated.dropLast()
@@ -80,6 +83,7 @@ import TestSupport
             }
         }
         #expect(checked > 100)
+        GoldenRecords.checked(records.count, in: Self.self)
     }
 
     @Test(arguments: cases)
@@ -89,7 +93,8 @@ import TestSupport
         let vocab = model.config.vocabularySize
         var worst: Float = 0
         var diffs: [Float] = []
-        for record in try GoldenFiles.lines("llm/logits-\(c.golden).jsonl") {
+        let records = try GoldenFiles.lines("llm/logits-\(c.golden).jsonl")
+        for record in records {
             let ids = record.ints("input_ids")
             let logits = UnsafeMutablePointer<Float>.allocate(capacity: ids.count * vocab)
             defer { logits.deallocate() }
@@ -98,16 +103,17 @@ import TestSupport
             for p in record["positions"] as? [[String: Any]] ?? [] {
                 let pos = (p["pos"] as? Int) ?? 0
                 let row = logits + pos * vocab
-                let maxDiff = zip(p.ints("top_ids"), p.floats("top_logits")).map { abs(row[Int($0)] - $1) }.max() ?? 0
+                let maxDiff = zip(p.ints("top_ids"), p.floats("top_logits")).map { abs(row[Int($0)] - $1) }.max() ?? .infinity
                 diffs.append(maxDiff)
                 worst = max(worst, maxDiff)
             }
         }
+        try #require(diffs.count > 100, "\(c.golden): only \(diffs.count) golden positions")
         diffs.sort()
         print("[\(c.golden)] top-10 logit |diff| vs llama.cpp: max \(worst), median \(diffs[diffs.count / 2])")
-        #expect(diffs.count > 100)
         #expect(worst <= c.logitTolerance)
         #expect(diffs[diffs.count / 2] <= c.medianTolerance)
+        GoldenRecords.checked(records.count, in: Self.self)
     }
 
     @Test(arguments: cases)

@@ -25,7 +25,8 @@ import TestSupport
         let session = Session(model: model, contextLength: 2048, threads: 2)
         var exact: [String: Int] = [:]
         var divergences: [String] = []
-        for record in try GoldenFiles.lines("lora/greedy.jsonl") {
+        let records = try GoldenFiles.lines("lora/greedy.jsonl")
+        for record in records {
             let id = record.string("id"), prompt = record.ints("prompt_ids")
             // Base, adapter, adapter at half scale, then base again: switching must not leak.
             var firstBase: [Int32]?
@@ -57,6 +58,7 @@ import TestSupport
         }
         print("[lora] greedy token-for-token equal (of 6): \(exact.sorted { $0.key < $1.key }); divergences: \(divergences)")
         #expect(exact["lora_1.0", default: 0] >= 5)
+        GoldenRecords.checked(records.count * Self.configs.count, in: Self.self)
     }
 
     @Test func `teacher-forced logits of llama.cpp's tokens are within tolerance with the adapter`() throws {
@@ -64,7 +66,8 @@ import TestSupport
         let session = Session(model: model, contextLength: 2048, threads: 2)
         let vocab = model.config.vocabularySize
         var worst: [String: Float] = [:]
-        for record in try GoldenFiles.lines("lora/greedy.jsonl") {
+        let records = try GoldenFiles.lines("lora/greedy.jsonl")
+        for record in records {
             let prompt = record.ints("prompt_ids")
             for (key, scale) in Self.configs {
                 let ref = try #require(record[key] as? [String: Any])
@@ -83,7 +86,9 @@ import TestSupport
             }
         }
         print("[lora] teacher-forced max |logit - llama.cpp| of the chosen token: \(worst.sorted { $0.key < $1.key })")
+        #expect(worst.count == Self.configs.count)
         for (_, w) in worst { #expect(w < 1.0) }
+        GoldenRecords.checked(records.count * Self.configs.count, in: Self.self)
     }
 
     @Test func `two sessions over one model decode with and without the adapter side by side`() throws {

@@ -5,10 +5,13 @@ import TestSupport
 
 /// `ondevice speak` and `ondevice voice` on the installed models.
 @Suite(.serialized) struct SpeechCLITests {
-    static let installed = TestModels.path("en_US-joe-medium.onnx") != nil
+    /// The Joe voice these commands use by default; a failure when it is not installed.
+    static func requireVoice() throws {
+        _ = try #require(TestModels.path("en_US-joe-medium.onnx"), "en_US-joe-medium not installed: run scripts/setup.sh all")
+    }
 
-    @Test(.enabled(if: installed))
-    func `speak writes the golden sentence as a 22 kHz WAV and reports it as JSON`() throws {
+    @Test func `speak writes the golden sentence as a 22 kHz WAV and reports it as JSON`() throws {
+        try Self.requireVoice()
         let directory = try TemporaryDirectory()
         let file = directory.file("hello.wav")
         let out = try CLIRunner.run(["speak", "Hello from OnDevice.", "-o", file, "--noise-scale", "0", "--noise-w", "0", "--json"])
@@ -20,16 +23,15 @@ import TestSupport
         #expect(clip.samples.count == 31_488)  // golden t01_hello n_samples: durations equal piper's
     }
 
-    @Test(.enabled(if: installed))
-    func `speak without an output or text fails with one line`() throws {
+    @Test func `speak without an output or text fails with one line`() throws {
         let noOutput = try CLIRunner.run(["speak", "Hello"])
         #expect(noOutput.status == 2 && noOutput.stderr.contains("--output"), "\(noOutput.stderr)")
         let noText = try CLIRunner.run(["speak", "-o", "/tmp/never.wav"])
         #expect(noText.status == 2 && noText.stderr.contains("TEXT"), "\(noText.stderr)")
     }
 
-    @Test(.enabled(if: installed))
-    func `voice answers a recorded question into a WAV, printing events as they happen`() throws {
+    @Test func `voice answers a recorded question into a WAV, printing events as they happen`() throws {
+        try Self.requireVoice()
         let directory = try TemporaryDirectory()
         let reply = directory.file("reply.wav")
         let input = GoldenFiles.root.appendingPathComponent("audio/p01_piper_weather.wav").path

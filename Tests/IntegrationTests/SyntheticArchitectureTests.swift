@@ -83,7 +83,7 @@ import TestSupport
         let prompt = (f["prompt"] as? [String: Any] ?? [:]).ints("ids")
         #expect(model.tokenizer.encode((f["prompt"] as? [String: Any] ?? [:]).string("text"), addBOS: false, parseSpecial: false) == prompt)
         let positions = f["teacher_forced"] as? [[String: Any]] ?? []
-        #expect(positions.count == prompt.count)
+        try #require(!positions.isEmpty && positions.count == prompt.count, "\(c.name): \(positions.count) reference positions for \(prompt.count) prompt tokens")
         let vocab = model.config.vocabularySize
         let session = Session(model: model, contextLength: 256, threads: 1)
         let logits = UnsafeMutablePointer<Float>.allocate(capacity: prompt.count * vocab)
@@ -107,6 +107,7 @@ import TestSupport
         #expect(worst <= c.tolerance)
         #expect(median <= c.medianTolerance)
         #expect(argmaxChecked >= positions.count / 3)
+        GoldenRecords.checked(in: Self.self)
     }
 
     @Test(arguments: cases)
@@ -126,5 +127,7 @@ import TestSupport
             #expect(margins[same] < c.tolerance, "\(c.name): diverged at step \(same) where llama.cpp's margin is \(margins[same])")
         }
         print("[synthetic] \(c.name): greedy equal for \(same) of \(expected.count) tokens")
+        #expect(!expected.isEmpty, "\(c.name): the fixture has no greedy tokens")
+        GoldenRecords.checked(in: Self.self)
     }
 }

@@ -22,6 +22,7 @@ import TestSupport
         let queries = try #require(golden["queries"] as? [[String: Any]])
         let results = try #require(model["results"] as? [[String: Any]])
         let matrix = try #require(model["scores_q_by_d"] as? [[NSNumber]])
+        try #require(!queries.isEmpty && !documents.isEmpty && results.count == queries.count, "\(c.name): no golden queries")
         let embedder = try (c.name == "minilm" ? Fixtures.miniLM : Fixtures.nomic).get()
 
         let directory = try TemporaryDirectory()
@@ -39,6 +40,7 @@ import TestSupport
             let ours = found.hits.map { Int($0.documentId)! }
             let reference = (results[q]["top3"] as? [Int]) ?? []
             let margins = results[q].floats("margins_1v2_2v3_3v4")
+            try #require(ours.count >= 3 && reference.count == 3 && margins.count == 3, "\(c.name) query \(q): \(ours.count) hits")
             // Reference ranking of all documents, for the near-tie check.
             let row = matrix[q].map(\.floatValue)
             let referenceOrder = row.indices.sorted { row[$0] > row[$1] }
@@ -54,6 +56,8 @@ import TestSupport
             }
         }
         // Scores are cosines of vectors that match the references to ≥ 0.999.
+        print("[retrieval] \(c.name): worst score difference \(worstScore) over \(queries.count) queries")
         #expect(worstScore < 5e-3, "\(c.name): worst score difference \(worstScore)")
+        GoldenRecords.checked(queries.count, in: Self.self)
     }
 }

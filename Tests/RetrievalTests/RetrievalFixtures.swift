@@ -10,17 +10,13 @@ enum Fixtures {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/golden/embeddings")
 
-    /// One dictionary per line of a `.jsonl` golden file.
+    /// One dictionary per line of a `.jsonl` golden file; a missing or empty file throws.
     static func lines(_ name: String) throws -> [[String: Any]] {
-        let text = try String(contentsOf: golden.appendingPathComponent(name), encoding: .utf8)
-        return try text.split(separator: "\n").map {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
-        }
+        try GoldenFile.lines(golden.appendingPathComponent(name))
     }
 
     static func json(_ name: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: golden.appendingPathComponent(name))
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        try GoldenFile.object(golden.appendingPathComponent(name))
     }
 
     static let miniLMMarker = "sentence_bert_config.json"

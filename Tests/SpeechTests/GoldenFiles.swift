@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Reads the golden references in `../shared/golden` (beside the repository).
 enum GoldenFiles {
@@ -8,12 +9,9 @@ enum GoldenFiles {
 
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
-    /// One dictionary per line of a `.jsonl` file.
+    /// One dictionary per line of a `.jsonl` file; a missing or empty file throws.
     static func lines(_ relative: String) throws -> [[String: Any]] {
-        let text = try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
-        return try text.split(separator: "\n").map {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
-        }
+        try GoldenFile.lines(root.appendingPathComponent(relative))
     }
 
     /// A NumPy v1.0 `<f4` C-order array: its shape and values.

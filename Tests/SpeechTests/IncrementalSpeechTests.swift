@@ -8,8 +8,6 @@ import Testing
 /// Speech for text that is still being written (a language model's answer as it streams):
 /// the sentence cuts and the audio equal synthesizing the whole text, and cancelling stops it.
 @Suite struct IncrementalSpeechTests {
-    static let enabled = SpeechSynthesizerTests.enabled
-
     static let answer = "Sure! The weather today is sunny, with a light breeze. It's 3.5 degrees warmer than "
         + "yesterday, so Mr. Smith says: wear a hat. I think that's all? Yes. A"
 
@@ -31,9 +29,8 @@ import Testing
         return pieces
     }
 
-    @Test(.enabled(if: SpeechSynthesizerTests.configPath != nil))
-    func `streamed text is cut into the sentences of the whole text, all but the last before it ends`() throws {
-        let config = try PiperVoiceConfig(path: SpeechSynthesizerTests.configPath ?? "")
+    @Test func `streamed text is cut into the sentences of the whole text, all but the last before it ends`() throws {
+        let config = try PiperPhonemizerTests.joeConfig()
         let phonemizer = PiperPhonemizer(config: config)
         let whole = try phonemizer.sentences(Self.answer)
         var splitter = SentenceSplitter(phonemizer: phonemizer)
@@ -55,9 +52,8 @@ import Testing
         #expect(whole.contains { $0.text.contains("3.5 degrees") })
     }
 
-    @Test(.enabled(if: SpeechSynthesizerTests.configPath != nil))
-    func `a one-letter last clause is read and does not leak into the next text`() throws {
-        let phonemizer = PiperPhonemizer(config: try PiperVoiceConfig(path: SpeechSynthesizerTests.configPath ?? ""))
+    @Test func `a one-letter last clause is read and does not leak into the next text`() throws {
+        let phonemizer = PiperPhonemizer(config: try PiperPhonemizerTests.joeConfig())
         let fresh = try phonemizer.sentences("Hello you.")
         #expect(try phonemizer.sentences("Hi there. I").count == 2)
         #expect(try phonemizer.sentences("Hello you.") == fresh)
@@ -65,8 +61,7 @@ import Testing
         #expect(try phonemizer.sentences("Hello you.") == fresh)
     }
 
-    @Test(.enabled(if: enabled))
-    func `streamed text gives the chunks of synthesizing it whole`() async throws {
+    @Test func `streamed text gives the chunks of synthesizing it whole`() async throws {
         let synthesizer = try SpeechSynthesizerTests.synthesizer()
         let text = "Hello there. How are you today? Fine, thanks."
         var whole: [SpeechChunk] = []
@@ -87,8 +82,7 @@ import Testing
 
     /// The writer may run one sentence ahead of the voice: queuing the third sentence waits for
     /// the first one's audio, so a writer that has written three sentences has heard one.
-    @Test(.enabled(if: enabled))
-    func `the writer runs at most one sentence ahead of the voice`() async throws {
+    @Test func `the writer runs at most one sentence ahead of the voice`() async throws {
         let synthesizer = try SpeechSynthesizerTests.synthesizer()
         let spoken = Atomic<Int>(0)
         let speech = IncrementalSpeech(synthesizer: synthesizer, options: SpeechSynthesizerTests.deterministic) { _ in
@@ -103,8 +97,7 @@ import Testing
 
     /// Taking turns (for when the model and the voice would share cores), `append` returns
     /// once the voice has spoken what it closed.
-    @Test(.enabled(if: enabled))
-    func `alternating, the writer waits while the voice speaks what it wrote`() async throws {
+    @Test func `alternating, the writer waits while the voice speaks what it wrote`() async throws {
         let synthesizer = try SpeechSynthesizerTests.synthesizer()
         let spoken = Atomic<Int>(0)
         let speech = IncrementalSpeech(synthesizer: synthesizer, options: SpeechSynthesizerTests.deterministic,
@@ -118,8 +111,7 @@ import Testing
         #expect(spoken.load(ordering: .sequentiallyConsistent) == 4)
     }
 
-    @Test(.enabled(if: enabled))
-    func `cancelling stops the voice before its next sentence and a waiting writer throws`() async throws {
+    @Test func `cancelling stops the voice before its next sentence and a waiting writer throws`() async throws {
         let synthesizer = try SpeechSynthesizerTests.synthesizer()
         let spoken = Atomic<Int>(0)
         let handle = Mutex<IncrementalSpeech?>(nil)

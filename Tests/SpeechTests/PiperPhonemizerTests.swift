@@ -5,16 +5,13 @@ import TestSupport
 
 /// The text front end against piper-tts 1.8.0 (golden/tts/piper-joe.jsonl), over Debian's espeak-ng.
 @Suite struct PiperPhonemizerTests {
-    static func joeConfig() throws -> PiperVoiceConfig? {
-        guard let path = TestModels.path("en_US-joe-medium.onnx.json") else {
-            Issue.record("en_US-joe-medium.onnx.json not found under $ONDEVICE_HOME")
-            return nil
-        }
-        return try PiperVoiceConfig(path: path)
+    static func joeConfig() throws -> PiperVoiceConfig {
+        try PiperVoiceConfig(path: try #require(TestModels.path("en_US-joe-medium.onnx.json"),
+                                                "en_US-joe-medium.onnx.json not installed: run scripts/setup.sh all"))
     }
 
     @Test func `the joe voice config parses`() throws {
-        guard let config = try Self.joeConfig() else { return }
+        let config = try Self.joeConfig()
         #expect(config.sampleRate == 22_050)
         #expect(config.espeakVoice == "en-us")
         #expect(config.noiseScale == 0.667 && config.lengthScale == 1 && config.noiseW == 0.8)
@@ -23,7 +20,7 @@ import TestSupport
     }
 
     @Test func `phoneme ids equal piper's for every golden sentence`() throws {
-        guard let config = try Self.joeConfig() else { return }
+        let config = try Self.joeConfig()
         let phonemizer = PiperPhonemizer(config: config)
         let records = try GoldenFiles.lines("tts/piper-joe.jsonl")
         #expect(records.count == 2)
@@ -33,10 +30,11 @@ import TestSupport
             #expect(sentences.first?.phonemeString == record.string("phoneme_string"), "\(record.string("id"))")
             #expect(sentences.first?.ids == record.ints("phoneme_ids"), "\(record.string("id"))")
         }
+        GoldenRecords.checked(records.count, in: Self.self)
     }
 
     @Test func `clause punctuation is kept and sentences split at full stops, questions and exclamations`() throws {
-        guard let config = try Self.joeConfig() else { return }
+        let config = try Self.joeConfig()
         let sentences = try PiperPhonemizer(config: config).sentences("Hello there. How are you? Fine, thanks! Wait: now; yes")
         #expect(sentences.map(\.text) == ["Hello there.", "How are you?", "Fine, thanks!", "Wait: now; yes"])
         #expect(sentences.map { $0.phonemeString.last } == [".", "?", "!", "s"])
@@ -49,7 +47,7 @@ import TestSupport
     }
 
     @Test func `text with no words gives no sentences`() throws {
-        guard let config = try Self.joeConfig() else { return }
+        let config = try Self.joeConfig()
         let phonemizer = PiperPhonemizer(config: config)
         #expect(try phonemizer.sentences("").isEmpty)
         #expect(try phonemizer.sentences("  ...  ").isEmpty)

@@ -2,17 +2,19 @@ import Audio
 import Engine
 import Foundation
 import Models
+import TestSupport
 import Testing
 
 @Suite struct SileroVADTests {
-    static func detector() throws -> VoiceActivityDetector? {
-        guard let path = SpeechModels.silero else { Issue.record("silero_vad_16k.safetensors not installed"); return nil }
-        return try VoiceActivityDetector(path: path)
+    static func detector() throws -> VoiceActivityDetector {
+        try VoiceActivityDetector(path: try #require(SpeechModels.silero, "silero_vad_16k.safetensors not installed: run scripts/setup.sh all"))
     }
 
     @Test func `frame probabilities and segments match the golden safetensors reference`() throws {
-        guard let vad = try Self.detector() else { return }
-        for record in try GoldenFiles.lines("vad/silero.jsonl") {
+        let vad = try Self.detector()
+        let records = try GoldenFiles.lines("vad/silero.jsonl")
+        var worstOfAll: Float = 0
+        for record in records {
             let clip = record.string("clip")
             let audio = try WAVFile.read(path: GoldenFiles.path(record.string("file")))
             let reference = record.object("safetensors")
@@ -21,17 +23,22 @@ import Testing
             #expect(probs.count == record.int("n_frames"), "\(clip)")
             var worst: Float = 0
             for (a, b) in zip(probs, expected) { worst = max(worst, abs(a - b)) }
-            #expect(worst < 0.01, "\(clip): max abs difference \(worst)")
+            worstOfAll = max(worstOfAll, worst)
+            // Measured 3.5e-5 over the six clips (2-core AVX2 machine); 2e-4 is about 6x that,
+            // far below what moves a segment edge (the threshold is 0.5 with 0.15 hysteresis).
+            #expect(worst < 2e-4, "\(clip): max abs difference \(worst)")
             let segments = SpeechTimestamps.segments(probabilities: probs, sampleCount: audio.samples.count)
             let want = reference.objects("segments").map { SpeechSegment(start: $0.int("start"), end: $0.int("end")) }
             #expect(segments == want, "\(clip)")
             // The same segments from the golden probabilities: the segmentation logic alone.
             #expect(SpeechTimestamps.segments(probabilities: expected, sampleCount: audio.samples.count) == want, "\(clip)")
         }
+        print("[vad] \(records.count) clips: frame probability max abs difference \(worstOfAll)")
+        GoldenRecords.checked(records.count, in: Self.self)
     }
 
     @Test func `silence and noise have no speech`() throws {
-        guard let vad = try Self.detector() else { return }
+        let vad = try Self.detector()
         #expect(vad.detect([Float](repeating: 0, count: 48_000)).isEmpty)
         var random = SystemRandomNumberGenerator()
         let noise = (0..<48_000).map { _ in Float.random(in: -0.01...0.01, using: &random) }

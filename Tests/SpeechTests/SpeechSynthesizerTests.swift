@@ -10,10 +10,11 @@ import Testing
 /// writes them, Whisper hearing them back, and the sentence-by-sentence stream.
 @Suite struct SpeechSynthesizerTests {
     static let configPath = TestModels.path("en_US-joe-medium.onnx.json")
-    static let enabled = PiperGoldenTests.voicePath != nil && configPath != nil
 
+    /// The Joe voice and its config; a failure when either is not installed.
     static func synthesizer() throws -> SpeechSynthesizer {
-        SpeechSynthesizer(voice: try PiperGoldenTests.voice(), config: try PiperVoiceConfig(path: configPath ?? ""))
+        let config = try #require(configPath, "en_US-joe-medium.onnx.json not installed: run scripts/setup.sh all")
+        return SpeechSynthesizer(voice: try PiperGoldenTests.voice(), config: try PiperVoiceConfig(path: config))
     }
 
     static let deterministic = SynthesisOptions(noiseScale: 0, lengthScale: 1, noiseW: 0, seed: 0, threads: 2)
@@ -21,10 +22,10 @@ import Testing
     /// Text in, Piper's 16-bit WAV out. Our raw waveform is within 2e-4 of onnxruntime's, so
     /// after normalization a sample may differ from Piper's by a few LSBs; measured: 1 LSB on
     /// t01 (555 of 31,488 samples differ), 3 LSB on t02 (1,868 of 68,864).
-    @Test(.enabled(if: enabled))
-    func `golden sentences give piper's PCM16 within a few LSBs`() throws {
+    @Test func `golden sentences give piper's PCM16 within a few LSBs`() throws {
         let synthesizer = try Self.synthesizer()
-        for record in try GoldenFiles.lines("tts/piper-joe.jsonl") {
+        let records = try GoldenFiles.lines("tts/piper-joe.jsonl")
+        for record in records {
             let id = record.string("id")
             let speech = try synthesizer.synthesize(record.string("text"), options: Self.deterministic)
             let golden = try WAVFile.read(path: GoldenFiles.path(record.string("pcm16_wav")))
@@ -40,13 +41,14 @@ import Testing
             #expect(worst <= 4, "\(id): \(worst) LSB")
             #expect(speech.metrics.sentences == 1)
         }
+        GoldenRecords.checked(records.count, in: Self.self)
     }
 
-    @Test(.enabled(if: enabled && SpeechModels.tinyEnglish != nil))
-    func `whisper hears the synthesized golden sentences as their text`() throws {
+    @Test func `whisper hears the synthesized golden sentences as their text`() throws {
         let synthesizer = try Self.synthesizer()
-        let transcriber = try SpeechModels.transcriber(SpeechModels.tinyEnglish ?? "")
-        for record in try GoldenFiles.lines("tts/piper-joe.jsonl") {
+        let transcriber = try SpeechModels.transcriber(try #require(SpeechModels.tinyEnglish, "whisper tiny.en not installed"))
+        let records = try GoldenFiles.lines("tts/piper-joe.jsonl")
+        for record in records {
             let speech = try synthesizer.synthesize(record.string("text"), options: Self.deterministic)
             let clip = try AudioClip(samples: speech.samples, sampleRate: speech.sampleRate).resampled(to: 16_000)
             var options = TranscriptionOptions(language: "en", beamSize: 1)
@@ -55,10 +57,10 @@ import Testing
             print("tts \(record.string("id")): whisper heard \"\(heard)\"")
             #expect(Self.normalized(heard) == Self.normalized(record.string("text")), "\(heard)")
         }
+        GoldenRecords.checked(records.count, in: Self.self)
     }
 
-    @Test(.enabled(if: enabled))
-    func `the stream yields one chunk per sentence, the first before the text is done`() async throws {
+    @Test func `the stream yields one chunk per sentence, the first before the text is done`() async throws {
         let synthesizer = try Self.synthesizer()
         var chunks: [SpeechChunk] = []
         var metrics: SynthesisMetrics?
@@ -77,8 +79,7 @@ import Testing
         #expect(abs(m.audioSeconds - chunks.reduce(0) { $0 + $1.audioSeconds }) < 1e-9)
     }
 
-    @Test(.enabled(if: enabled))
-    func `cancelling stops before the next sentence`() throws {
+    @Test func `cancelling stops before the next sentence`() throws {
         let synthesizer = try Self.synthesizer()
         var produced = 0
         #expect(throws: SpeechError.cancelled) {
@@ -88,8 +89,7 @@ import Testing
         #expect(produced == 1)
     }
 
-    @Test(.enabled(if: enabled))
-    func `the same seed gives the same audio with noise on`() throws {
+    @Test func `the same seed gives the same audio with noise on`() throws {
         let synthesizer = try Self.synthesizer()
         let options = SynthesisOptions(seed: 7, threads: 2)
         let a = try synthesizer.synthesize("Noise makes every reading new.", options: options)

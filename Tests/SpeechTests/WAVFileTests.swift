@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct WAVFileTests {
@@ -52,13 +53,15 @@ import Testing
     }
 
     @Test func `every golden clip reads with the sample count clips.jsonl gives`() throws {
-        for record in try GoldenFiles.lines("audio/clips.jsonl") {
+        let records = try GoldenFiles.lines("audio/clips.jsonl")
+        for record in records {
             let clip = try WAVFile.read(path: GoldenFiles.path(record.string("file")))
             #expect(clip.sampleRate == record.int("sample_rate"))
             #expect(clip.samples.count == record.int("n_samples"))
             let peak = clip.samples.map { abs($0) }.max() ?? 0
             #expect(peak == Float(record.int("peak")) / 32768)
         }
+        GoldenRecords.checked(records.count, in: Self.self)
     }
 
     @Test func `a truncated data chunk is a typed error`() throws {

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import Tokenizers
 
@@ -82,9 +83,9 @@ import Tokenizers
         try Self.check(fixture, try #require(Golden.qwen25, "Qwen 2.5 is not installed"))
     }
 
-    @Test func `the golden prompt fixtures are present`() {
-        #expect(Golden.smolLM2Prompts.count == 8)
-        #expect(Golden.qwen25Prompts.count == 8)
+    @Test func `the golden prompt fixtures are present`() throws {
+        #expect(try Golden.load("greedy-smollm2.jsonl", as: GreedyPromptFixture.self).count == 8)
+        #expect(try Golden.load("greedy-qwen2.jsonl", as: GreedyPromptFixture.self).count == 8)
     }
 
     /// The model's own template, run by the interpreter, gives jinja2's text and llama.cpp's ids.
@@ -97,5 +98,6 @@ import Tokenizers
         let prompt = try template.prompt(messages: messages, addGenerationPrompt: true)
         #expect(prompt.text == fixture.prompt)
         #expect(tokenizer.encode(prompt) == fixture.prompt_ids)
+        GoldenRecords.checked(in: Self.self)
     }
 }

@@ -39,10 +39,19 @@ enum Golden {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("../shared/golden/llm").standardizedFileURL
 
+    /// Every line of the golden file `name`; throws if it is missing, empty or a line does not decode.
+    static func load<T: Decodable>(_ name: String, as: T.Type) throws -> [T] {
+        let url = directory.appendingPathComponent(name)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let records = try text.split(separator: "\n").map { try JSONDecoder().decode(T.self, from: Data($0.utf8)) }
+        guard !records.isEmpty else { throw GoldenFile.ReadError.noRecords(path: url.path) }
+        return records
+    }
+
+    /// The same for `arguments:`, which cannot throw: empty when the file cannot be read, and
+    /// then the presence tests fail with the reason (an empty argument list runs nothing).
     static func lines<T: Decodable>(_ name: String, as: T.Type) -> [T] {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)),
-              let text = String(data: data, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(T.self, from: Data($0.utf8)) }
+        (try? load(name, as: T.self)) ?? []
     }
 
     static let smolLM2Strings = lines("tokenizer-smollm2.jsonl", as: TokenizerFixture.self)

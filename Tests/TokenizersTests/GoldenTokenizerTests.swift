@@ -1,35 +1,31 @@
+import TestSupport
 import Testing
 import Tokenizers
 
 /// llama.cpp reference ids for 62 strings per model (golden/llm/tokenizer-*.jsonl), with the
-/// real GGUF vocabularies found through `$ONDEVICE_TEST_MODELS`.
+/// real GGUF vocabularies found through `TestModels.searchRoots`. A missing fixture or model is a
+/// failure (run scripts/setup.sh all), never a skip.
 @Suite struct GoldenTokenizerTests {
-    static let hasSmolLM2 = Golden.smolLM2 != nil && !Golden.smolLM2Strings.isEmpty
-    static let hasGemma3 = Golden.gemma3 != nil && !Golden.gemma3Strings.isEmpty
+    @Test(arguments: [("tokenizer-smollm2.jsonl", TestModels.smolLM2), ("tokenizer-gemma3.jsonl", TestModels.gemma3),
+                      ("tokenizer-qwen2.jsonl", TestModels.qwen25)])
+    func `the fixtures and vocabularies are present`(fixture: String, model: String) throws {
+        #expect(try Golden.load(fixture, as: TokenizerFixture.self).count == 62)
+        _ = try #require(TestModels.path(model), "\(model) is not installed: run scripts/setup.sh all")
+    }
 
-    @Test(.enabled(if: hasSmolLM2), arguments: Golden.smolLM2Strings)
+    @Test(arguments: Golden.smolLM2Strings)
     func `SmolLM2 tokenizes every fixture string exactly as llama.cpp`(_ fixture: TokenizerFixture) throws {
-        let tokenizer = try #require(Golden.smolLM2)
-        check(fixture, tokenizer)
+        check(fixture, try #require(Golden.smolLM2, "SmolLM2 is not installed"))
     }
 
-    @Test(.enabled(if: hasGemma3), arguments: Golden.gemma3Strings)
+    @Test(arguments: Golden.gemma3Strings)
     func `Gemma 3 tokenizes every fixture string exactly as llama.cpp`(_ fixture: TokenizerFixture) throws {
-        let tokenizer = try #require(Golden.gemma3)
-        check(fixture, tokenizer)
-    }
-
-    // Qwen's fixtures and model are required, not optional: a missing file fails here (run
-    // scripts/setup.sh qwen2.5-coder-0.5b-instruct-q4_k_m) instead of skipping into a pass.
-    @Test func `the Qwen 2.5 fixtures and vocabulary are present`() throws {
-        #expect(Golden.qwen25Strings.count == 62)
-        _ = try #require(Golden.qwen25, "qwen2.5-coder-0.5b-instruct-q4_k_m is not installed")
+        check(fixture, try #require(Golden.gemma3, "Gemma 3 is not installed"))
     }
 
     @Test(arguments: Golden.qwen25Strings)
     func `Qwen 2.5 tokenizes every fixture string exactly as llama.cpp`(_ fixture: TokenizerFixture) throws {
-        let tokenizer = try #require(Golden.qwen25)
-        check(fixture, tokenizer)
+        check(fixture, try #require(Golden.qwen25, "Qwen 2.5 is not installed"))
     }
 
     @Test func `Qwen 2.5 special ids and end-of-generation set match llama.cpp`() throws {
@@ -53,10 +49,10 @@ import Tokenizers
             let bytes = fixture.ids_plain.flatMap { tokenizer.pieceBytes($0, renderSpecial: true) }
             #expect(bytes == Array(fixture.text.utf8))
         }
+        GoldenRecords.checked(in: Self.self)
     }
 
-    @Test(.enabled(if: Golden.smolLM2 != nil))
-    func `SmolLM2 special ids and end-of-generation set match llama.cpp`() throws {
+    @Test func `SmolLM2 special ids and end-of-generation set match llama.cpp`() throws {
         let tokenizer = try #require(Golden.smolLM2)
         #expect(tokenizer.vocabularySize == 49_152)
         #expect(tokenizer.bosId == 1)
@@ -67,8 +63,7 @@ import Tokenizers
         #expect(tokenizer.preTokenizer == .digitsThenGPT2)
     }
 
-    @Test(.enabled(if: Golden.gemma3 != nil))
-    func `Gemma 3 special ids and end-of-generation set match llama.cpp`() throws {
+    @Test func `Gemma 3 special ids and end-of-generation set match llama.cpp`() throws {
         let tokenizer = try #require(Golden.gemma3)
         #expect(tokenizer.vocabularySize == 262_144)
         #expect(tokenizer.bosId == 2)

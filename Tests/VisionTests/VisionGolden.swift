@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import ModelStore
+import TestSupport
 
 /// The records of golden/vision/features.jsonl (beside the repository) and their images.
 enum VisionGolden {
@@ -21,9 +22,11 @@ enum VisionGolden {
         let top5: [(id: Int, logit: Float)]
     }
 
+    /// Every record; a missing or empty file throws.
     static func records() throws -> [Record] {
-        let text = try String(contentsOf: root.appendingPathComponent("features.jsonl"), encoding: .utf8)
-        return try text.split(separator: "\n").map { line in
+        let url = root.appendingPathComponent("features.jsonl")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let records = try text.split(separator: "\n").map { line in
             guard let r = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let file = r["file"] as? String, let format = r["format"] as? String,
                   let resized = r["resized_size"] as? [Int], let top5 = r["top5"] as? [[String: Any]],
@@ -36,6 +39,8 @@ enum VisionGolden {
                           featureNorm: norm.floatValue,
                           top5: top5.map { (($0["id"] as? Int) ?? -1, ($0["logit"] as? NSNumber)?.floatValue ?? .nan) })
         }
+        guard !records.isEmpty else { throw GoldenFile.ReadError.noRecords(path: url.path) }
+        return records
     }
 
     static func sha256(_ bytes: [UInt8]) -> String { SHA256.hex(of: bytes) }
