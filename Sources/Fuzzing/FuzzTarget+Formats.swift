@@ -9,13 +9,9 @@ extension FuzzTarget {
         FuzzTarget("gguf", "GGUF header, metadata and tensor table; every tensor read", maxLength: 64 * 1024) { bytes in
             let region = MappedRegion(copying: bytes, name: "fuzz.gguf")
             guard let file = try? GGUFFile(region: region) else { return }
-            var sum: UInt8 = 0
-            for info in file.tensorInfos {
-                guard let view = try? file.tensor(info.name) else { continue }
-                sum &+= touch(view.data, view.byteCount)
-            }
+            consume(readEvery(file.tensorInfos.map(\.name)) { try? file.tensor($0) })
             for key in file.metadataKeys { consume(file.metadata[key]) }
-            consume((sum, file.architecture))
+            consume(file.architecture)
         },
         FuzzTarget("gguf-model", "a GGUF as a language model: config, weight views, tokenizer, chat template, one forward pass when small",
                    maxLength: 64 * 1024) { bytes in
@@ -40,12 +36,7 @@ extension FuzzTarget {
         FuzzTarget("safetensors", "safetensors header JSON and tensor table; every tensor read", maxLength: 16 * 1024) { bytes in
             let region = MappedRegion(copying: bytes, name: "fuzz.safetensors")
             guard let file = try? SafetensorsFile(region: region) else { return }
-            var sum: UInt8 = 0
-            for name in file.tensorInfos.keys {
-                guard let view = try? file.tensor(name) else { continue }
-                sum &+= touch(view.data, view.byteCount)
-            }
-            consume(sum)
+            consume(readEvery(Array(file.tensorInfos.keys)) { try? file.tensor($0) })
         },
         FuzzTarget("onnx", "ONNX protobuf: graph, nodes, initializers (raw and typed data) read as floats", maxLength: 64 * 1024) { bytes in
             let region = MappedRegion(copying: bytes, name: "fuzz.onnx")
@@ -56,23 +47,18 @@ extension FuzzTarget {
         },
         FuzzTarget("torch", "PyTorch checkpoints, zip and legacy pickle layouts; every tensor read", maxLength: 64 * 1024) { bytes in
             guard let checkpoint = try? TorchCheckpoint(data: Array(bytes)) else { return }
-            var sum: UInt8 = 0
-            for name in checkpoint.names {
-                guard let view = try? checkpoint.tensor(name) else { continue }
-                sum &+= touch(view.data, view.byteCount)
-            }
-            consume(sum)
+            consume(readEvery(checkpoint.names) { try? checkpoint.tensor($0) })
         },
         FuzzTarget("ctranslate2", "CTranslate2 model.bin: header, variables, aliases; every variable read", maxLength: 16 * 1024) { bytes in
             let region = MappedRegion(copying: bytes, name: "model.bin")
             guard let model = try? CTranslate2Model(region: region) else { return }
-            var sum: UInt8 = 0
-            for name in model.variables.keys {
-                guard let view = try? model.tensor(name) else { continue }
-                sum &+= touch(view.data, view.byteCount)
-                consume(model.integerScalar(name))
-            }
-            consume(sum)
+            consume(readEvery(Array(model.variables.keys)) { try? model.tensor($0) })
+            for name in model.variables.keys { consume(model.integerScalar(name)) }
         },
     ]
+}
+
+/// Reads the first and last byte of every tensor `view` gives for `names` (see `touch`).
+func readEvery(_ names: [String], _ view: (String) -> TensorView?) -> UInt8 {
+    names.reduce(0) { sum, name in view(name).map { sum &+ touch($0.data, $0.byteCount) } ?? sum }
 }
