@@ -38,7 +38,6 @@ extension IndexJournal {
             parameters.efConstruction = 16
             structures.buildGraph(parameters)
             _ = structures.approximate(query, k: 3)
-            for document in contents.documents.values { _ = document.chunkTexts }
             summary.vectors = structures.liveVectorCount
         }
         return summary
