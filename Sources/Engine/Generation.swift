@@ -17,9 +17,10 @@ package enum FinishReason: String, Sendable, Equatable, Codable {
     case grammarComplete = "complete"
 }
 
-/// Options of one generation call.
+/// Options of one generation call. The defaults are the one set every door shares (SDK, CLI,
+/// server); a door overrides only what its request states.
 package struct GenerationOptions: Sendable, Equatable {
-    package var maxTokens: Int = 256
+    package var maxTokens: Int = 512
     package var sampling = SamplingParameters()
     /// Generation stops before any of these strings would be emitted.
     package var stop: [String] = []

@@ -10,13 +10,10 @@ import Foundation
 package func generateStructured(session: Session, prompt: [Int32], schema: JSONSchema, options: GenerationOptions,
                                 grammarOptions: Grammar.Options = Grammar.Options(),
                                 isCancelled: () -> Bool = { false }) throws(EngineError) -> (json: String, result: GenerationResult) {
-    let (constraint, o) = try structuredSetup(session: session, prompt: prompt, schema: schema, options: options,
-                                              grammarOptions: grammarOptions)
-    let result = try Generator(session: session, options: o).run(prompt: prompt, constraint: constraint, isCancelled: isCancelled)
-    if result.metrics.finishReason == .cancelled { throw .cancelled }
-    guard constraint.minimumBytesToFinish == 0 else { throw .incompleteOutput(result.metrics.finishReason) }
-    // A top-level number may end with the space or newline that told the grammar it was done.
-    return (String(result.text.reversed().drop { $0 == " " || $0 == "\n" }.reversed()), result)
+    let plan = try structuredPlan(session: session, prompt: prompt, schema: schema, options: options, grammarOptions: grammarOptions)
+    let outcome = try TextCore.run(plan, on: session, isCancelled: isCancelled)
+    if outcome.isCancelled { throw .cancelled }
+    return (outcome.content, outcome.result)
 }
 
 /// `generateStructured`, decoded into `T` (whose `Decodable` shape should match the schema).
@@ -34,9 +31,9 @@ package func generateStructured<T: Decodable>(session: Session, prompt: [Int32],
 package func generateStructuredStream(session: Session, prompt: [Int32], schema: JSONSchema, options: GenerationOptions,
                                       grammarOptions: Grammar.Options = Grammar.Options())
     throws(EngineError) -> AsyncThrowingStream<GenerationEvent, Error> {
-    let (constraint, o) = try structuredSetup(session: session, prompt: prompt, schema: schema, options: options,
-                                              grammarOptions: grammarOptions)
-    return generationStream(session: session, prompt: prompt, options: o, constraint: constraint) { result, constraint in
+    let plan = try structuredPlan(session: session, prompt: prompt, schema: schema, options: options, grammarOptions: grammarOptions)
+    let constraint = try TextCore.constraint(plan, session: session)
+    return generationStream(session: session, prompt: prompt, options: plan.options, constraint: constraint) { result, constraint in
         let complete = (constraint as? GrammarConstraint)?.minimumBytesToFinish == 0
         if result.metrics.finishReason != .cancelled && !complete {
             throw EngineError.incompleteOutput(result.metrics.finishReason)
@@ -53,21 +50,16 @@ package func decode<T: Decodable>(_ json: String, as type: T.Type) throws(Engine
     }
 }
 
-/// The grammar's constraint and the options to run it with, after checking that the document
-/// fits in the budget at all.
-private func structuredSetup(session: Session, prompt: [Int32], schema: JSONSchema, options: GenerationOptions,
-                             grammarOptions: Grammar.Options) throws(EngineError) -> (GrammarConstraint, GenerationOptions) {
+/// A plan for the core from prompt ids as given (no template, no overflow policy: the primitive
+/// under the doors, for callers that build their own prompts).
+private func structuredPlan(session: Session, prompt: [Int32], schema: JSONSchema, options: GenerationOptions,
+                            grammarOptions: Grammar.Options) throws(EngineError) -> TextPlan {
     guard prompt.count <= session.contextLength else {
         throw .contextOverflow(tokens: prompt.count, contextLength: session.contextLength)
     }
-    let grammar = try Grammar(schema: schema, options: grammarOptions)
-    let constraint = GrammarConstraint(grammar: grammar, tokenizer: session.model.tokenizer)
-    let available = min(options.maxTokens, session.contextLength - prompt.count + 1)
-    let needed = constraint.minimumBytesToFinish
-    guard needed <= available else { throw .tokenBudgetTooSmall(needed: needed, available: available) }
     var o = options
-    o.stop = []
-    return (constraint, o)
+    o.stop = []  // a stop string could cut the document
+    return TextPlan(prompt: prompt, options: o, output: .schema(schema), tools: ToolRegistry(), grammarOptions: grammarOptions)
 }
 
 extension JSONSchema {

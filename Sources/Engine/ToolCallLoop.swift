@@ -135,14 +135,7 @@ package struct ToolCallLoop: Sendable {
 
     /// The conversation with the tools described in its system message (added if missing).
     package func withToolPrompt(_ messages: [ChatMessage]) -> [ChatMessage] {
-        guard !registry.isEmpty else { return messages }
-        var out = messages
-        if let first = out.first, first.role == .system {
-            out[0].content = first.content + "\n\n" + registry.systemPrompt
-        } else {
-            out.insert(ChatMessage(role: .system, content: registry.systemPrompt), at: 0)
-        }
-        return out
+        ToolConversation.described(messages, tools: registry)
     }
 
     /// The assistant message for a template that lays calls out itself: the text before the
@@ -160,11 +153,11 @@ package struct ToolCallLoop: Sendable {
     /// canonical form with the closing tag (a constrained call stops before writing it); the
     /// raw text when a call did not parse.
     static func canonical(content: String, calls: [ToolCallParser.Parsed], raw: String) -> String {
-        var parts = content.isEmpty ? [] : [content]
+        var structured: [ChatToolCall] = []
         for c in calls {
             guard case .call(let call) = c else { return raw }
-            parts.append("\(ToolRegistry.callOpen)\n\(call.json.serialized)\n\(ToolRegistry.callClose)")
+            structured.append(ChatToolCall(name: call.name, argumentsJSON: call.arguments.serialized))
         }
-        return parts.joined(separator: "\n")
+        return ToolConversation.canonical(content: content, calls: structured)
     }
 }

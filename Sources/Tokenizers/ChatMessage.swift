@@ -12,11 +12,15 @@ package struct ChatMessage: Sendable, Equatable {
     package var content: String
     /// The calls an assistant message makes, for templates that lay tool calls out themselves.
     package var toolCalls: [ChatToolCall]
+    /// The tool a `tool` message answers for, when the caller knows it (templates do not see it;
+    /// it names the result for models that read tool results as text).
+    package var name: String?
 
-    package init(role: Role, content: String, toolCalls: [ChatToolCall] = []) {
+    package init(role: Role, content: String, toolCalls: [ChatToolCall] = [], name: String? = nil) {
         self.role = role
         self.content = content
         self.toolCalls = toolCalls
+        self.name = name
     }
 
     /// The message as transformers passes it to a template: `role`, `content`, and
