@@ -70,10 +70,9 @@ extension OnDevice {
             guard !recipe.input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw OnDeviceError.invalidArgument("the text is empty")
             }
-            let r = try TextRunner(session: session, context: context, options: options).run(recipe, stream: true)
-            var metrics = TextMetrics()
-            metrics.add(r.metrics, first: true)
-            return TextResult(text: r.text.trimmingCharacters(in: .whitespacesAndNewlines), metrics: metrics)
+            var result = TextResult(try TextRunner(session: session, context: context, options: options).run(recipe, stream: true))
+            result.text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return result
         }
     }
 }

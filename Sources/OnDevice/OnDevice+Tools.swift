@@ -3,6 +3,27 @@ import Runtime
 import Tokenizers
 
 extension OnDevice {
+    /// `TextModel.chat(_:tools:options:toolOptions:)` on the configured text model.
+    public func chat(_ messages: [Message], tools: [Tool], options: TextOptions = TextOptions(),
+                     toolOptions: ToolOptions = ToolOptions()) async throws -> ToolChatResult {
+        try await textModel.chat(messages, tools: tools, options: options, toolOptions: toolOptions)
+    }
+
+    /// `TextModel.chatStream(_:tools:options:toolOptions:)` on the configured text model.
+    public func chatStream(_ messages: [Message], tools: [Tool], options: TextOptions = TextOptions(),
+                           toolOptions: ToolOptions = ToolOptions()) -> AsyncThrowingStream<ToolChatEvent, Error> {
+        textModel.chatStream(messages, tools: tools, options: options, toolOptions: toolOptions)
+    }
+
+    /// `TextModel.toolChatStream` on the configured text model (tests of the layer above the model).
+    package func toolChatStream(_ messages: [Message], tools: [Tool], options: TextOptions, toolOptions: ToolOptions,
+                                responder: @escaping @Sendable (Session) throws -> any AssistantResponding)
+        -> AsyncThrowingStream<ToolChatEvent, Error> {
+        textModel.toolChatStream(messages, tools: tools, options: options, toolOptions: toolOptions, responder: responder)
+    }
+}
+
+extension TextModel {
     /// Answers the last message of a conversation, letting the model call `tools` on the way.
     ///
     /// The tools are described in the system prompt (Hermes / ChatML `<tool_call>` convention).
@@ -23,7 +44,7 @@ extension OnDevice {
     /// gives the model's lease back.
     public func chatStream(_ messages: [Message], tools: [Tool], options: TextOptions = TextOptions(),
                            toolOptions: ToolOptions = ToolOptions()) -> AsyncThrowingStream<ToolChatEvent, Error> {
-        let reference = configuration.textModel
+        let reference = id
         return toolChatStream(messages, tools: tools, options: options, toolOptions: toolOptions) { session in
             do throws(EngineError) { return try SessionResponder(session: session, options: options.generation) } catch {
                 guard case .noChatTemplate = error else { throw OnDeviceError(error) }
@@ -56,7 +77,7 @@ extension OnDevice {
         configured.requireFirstCall = toolOptions.requireToolCall
         let loop = configured
         let conversation = messages.map(\.chatMessage)
-        let task = withLeasedSession(continuation) { session in
+        let task = ai.withLeasedSession(model: id, continuation) { session in
             let outcome = try await loop.run(messages: conversation, responder: try responder(session)) { event in
                 switch event {
                 case .text(let text): if !text.isEmpty { continuation.yield(.partial(text)) }
@@ -77,18 +98,21 @@ extension OnDevice {
         return stream
     }
 
-    /// Runs `body` in a producer task holding a lease on the text model and a session from its
+}
+
+extension OnDevice {
+    /// Runs `body` in a producer task holding a lease on text model `model` and a session from its
     /// pool, then yields the event it returns and finishes the stream (or finishes it with the
     /// error typed for apps). The session and the lease are given back first, however `body`
     /// ends, so a caller holding the result holds no lease.
-    private func withLeasedSession<Event: Sendable>(_ continuation: AsyncThrowingStream<Event, Error>.Continuation,
-                                                    _ body: @escaping @Sendable (Session) async throws -> Event) -> Task<Void, Never> {
+    func withLeasedSession<Event: Sendable>(model: String, _ continuation: AsyncThrowingStream<Event, Error>.Continuation,
+                                            _ body: @escaping @Sendable (Session) async throws -> Event) -> Task<Void, Never> {
         let runtimeTask = self.runtimeTask
-        let reference = configuration.textModel
+        let reference = model
         return Task.detached {
             let lease: TextGenerationLease
             do {
-                lease = try await runtimeTask.value.textGeneration.lease()
+                lease = try await runtimeTask.value.textGeneration.lease(model: model)
             } catch let error as RuntimeError {
                 continuation.finish(throwing: OnDeviceError.modelUnavailable(model: reference, reason: error.description))
                 return

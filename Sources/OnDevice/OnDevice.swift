@@ -80,27 +80,29 @@ public final class OnDevice: Sendable {
     /// threads (two of them on a two-core machine) and the consumer that would cancel it always
     /// gets to run. Cancelling the consumer sets the context's flag, which the decode loop polls
     /// between tokens; the session and the lease are given back however the producer ends.
-    func textStream(adapters: [LoRA] = [], _ body: @escaping @Sendable (Session, TextOpContext) throws -> TextResult)
+    func textStream(model: String? = nil, adapters: [LoRA] = [], _ body: @escaping @Sendable (Session, TextOpContext) throws -> TextResult)
         -> AsyncThrowingStream<TextEvent, Error> {
-        pacedTextStream(adapters: adapters, readAhead: nil, body).events
+        pacedTextStream(model: model, adapters: adapters, readAhead: nil, body).events
     }
+
+    /// The session a chat session keeps between its turns is found again by its `owner` tag.
 
     /// `textStream` whose producer runs at most `readAhead` partial events ahead of the
     /// consumer (nil: no limit) — a consumer that stops reading pauses decoding — with a
     /// `cancel` that stops the producer however far the consumer got. (A gated stream's
     /// consumer that leaves without cancelling its task cannot end it: the stream's own end
     /// only reaches the producer from inside a pending `next()`.)
-    func pacedTextStream(adapters: [LoRA], readAhead: Int?,
+    func pacedTextStream(model: String? = nil, owner: UInt64? = nil, adapters: [LoRA], readAhead: Int?,
                          _ body: @escaping @Sendable (Session, TextOpContext) throws -> TextResult) -> PacedTextStream {
         let (stream, continuation) = AsyncThrowingStream<TextEvent, Error>.makeStream()
         let runtimeTask = self.runtimeTask
-        let reference = configuration.textModel
+        let reference = model ?? configuration.textModel
         let cancellation = Engine.CancellationFlag()
         let gate = readAhead.map { DemandGate(limit: $0) }
         let task = Task.detached {
             let lease: TextGenerationLease
             do {
-                lease = try await runtimeTask.value.textGeneration.lease()
+                lease = try await runtimeTask.value.textGeneration.lease(model: model)
             } catch let error as RuntimeError {
                 continuation.finish(throwing: OnDeviceError.modelUnavailable(model: reference, reason: String(describing: error)))
                 return
@@ -119,8 +121,8 @@ public final class OnDevice: Sendable {
                             }
                         }
                         let context = TextOpContext(continuation: continuation, adapters: scaled, cancellation: cancellation,
-                                                    gate: gate)
-                        return try lease.withSession { session in try body(session, context) }
+                                                    gate: gate, report: { lease.report($0) }, model: reference)
+                        return try lease.withSession(owner: owner) { session in try body(session, context) }
                     })
                 }
             }
@@ -148,6 +150,27 @@ public final class OnDevice: Sendable {
         return PacedTextStream(events: AsyncThrowingStream { try await events.next() }, cancel: cancel)
     }
 
+    /// Runs `body` on a compute thread with a session of text model `model` (nil: the configured
+    /// one) from a lease, and gives both back before returning — for short work that is not a
+    /// generation (tokenizing, describing the model).
+    func withTextSession<T: Sendable>(model: String?, owner: UInt64? = nil,
+                                      _ body: @escaping @Sendable (Session) throws -> T) async throws -> T {
+        let reference = model ?? configuration.textModel
+        let lease: TextGenerationLease
+        do { lease = try await runtime().textGeneration.lease(model: model) } catch let error as RuntimeError {
+            throw OnDeviceError.modelUnavailable(model: reference, reason: String(describing: error))
+        }
+        do {
+            let value = try await ComputeThread.run(name: "ondevice.text") { _ in try lease.withSession(owner: owner, body) }
+            await lease.release()
+            return value
+        } catch {
+            await lease.release()
+            if let error = error as? EngineError { throw OnDeviceError(error) }
+            throw error
+        }
+    }
+
     /// Consumes a text stream to its final result.
     func collect(_ stream: AsyncThrowingStream<TextEvent, Error>) async throws -> TextResult {
         for try await event in stream {
@@ -173,6 +196,10 @@ struct TextOpContext: Sendable {
     var cancellation = Engine.CancellationFlag()
     /// Paces partial events to the consumer (`textStream`'s `readAhead`).
     var gate: DemandGate?
+    /// Reports each finished model call to the runtime (event bus, feature status).
+    var report: @Sendable (GenerationMetrics) -> Void = { _ in }
+    /// The model's reference, for errors that name it.
+    var model = ""
 
     /// Whether the op should stop now.
     var isCancelled: Bool { cancellation.isCancelled }

@@ -15,7 +15,7 @@ struct Summarizer {
         var metrics = TextMetrics()
         let model = runner.model
         let recipe = PromptRecipe(system: nil, instruction: style.instruction, input: "", answerLead: "Summary:")
-        let room = runner.session.contextLength - TextRunner.minimumGenerationRoom - (try recipe.overhead(for: model))
+        let room = runner.session.contextLength - TextCore.minimumGenerationRoom - (try recipe.overhead(for: model))
         // Each chunk leaves room for its summary in the same context.
         let chunkTokens = room - partialBudget
         guard chunkTokens >= 64 else {
@@ -29,8 +29,10 @@ struct Summarizer {
                 var final = recipe
                 final.input = current
                 let r = try runner.run(final, stream: true)
-                metrics.add(r.metrics, first: metrics.modelCalls == 0)
-                return TextResult(text: r.text.trimmingCharacters(in: .whitespacesAndNewlines), metrics: metrics)
+                metrics.add(r.result.metrics, first: metrics.modelCalls == 0)
+                var result = TextResult(r, metrics: metrics)
+                result.text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                return result
             }
             round += 1
             let chunks = TextChunker(tokenizer: model.tokenizer, maxTokens: chunkTokens).chunks(current)
@@ -42,8 +44,8 @@ struct Summarizer {
                 var limited = runner.options
                 limited.maxTokens = partialBudget
                 let r = try TextRunner(session: runner.session, context: runner.context, options: limited).run(step, stream: false)
-                metrics.add(r.metrics, first: metrics.modelCalls == 0)
-                partials.append(r.text.trimmingCharacters(in: .whitespacesAndNewlines))
+                metrics.add(r.result.metrics, first: metrics.modelCalls == 0)
+                partials.append(r.content.trimmingCharacters(in: .whitespacesAndNewlines))
                 runner.context.progress(i + 1, of: chunks.count, "summarizing part \(i + 1) of \(chunks.count) (round \(round))")
             }
             let next = partials.joined(separator: "\n\n")

@@ -1,8 +1,9 @@
 import Engine
 import Tokenizers
 
-/// Runs one model call inside an op: fits the prompt to the context per the overflow policy,
-/// decodes with cancellation, and streams partial text.
+/// Runs one model call of an op through the text core: the op's options and adapters applied,
+/// its overflow policy, cancellation polled every token, partial text streamed, and the call's
+/// metrics reported to the runtime.
 struct TextRunner {
     let session: Session
     let context: TextOpContext
@@ -10,43 +11,50 @@ struct TextRunner {
 
     var model: LanguageModel { session.model }
 
-    /// Room left for generation must be at least this many tokens, or the prompt is too long.
-    static let minimumGenerationRoom = 16
-
-    /// Generates from prompt ids; partial text is streamed when `stream` is true.
-    func generate(_ prompt: [Int32], extraStop: [String] = [], stream: Bool) throws -> GenerationResult {
-        var prompt = prompt
-        let limit = session.contextLength - Self.minimumGenerationRoom
-        if prompt.count > limit {
-            switch options.overflow {
-            case .refuse: throw OnDeviceError.inputTooLong(tokens: prompt.count, limit: limit)
-            case .keepEnd: prompt = Array(prompt.suffix(limit))
-            }
-        }
-        var g = options.generation
-        g.stop += extraStop
-        g.adapters = context.adapters
-        do {
-            return try Generator(session: session, options: g).run(
-                prompt: prompt, isCancelled: { [context] in context.isCancelled },
-                onToken: { _, text in if stream { context.partial(text) } })
+    /// Plans and runs `job` with the op's options; partial text is streamed when `stream` is true.
+    func run(_ job: TextJob, stream: Bool) throws -> TextOutcome {
+        var job = job
+        job.overflow = options.overflow == .keepEnd ? .keepEnd : .refuse
+        job.options.adapters = context.adapters
+        do throws(EngineError) {
+            let plan = try TextCore.plan(job, model: model, contextLength: session.contextLength)
+            let outcome = try TextCore.run(plan, on: session, isCancelled: { [context] in context.isCancelled },
+                                           onText: { if stream { context.partial($0) } })
+            context.report(outcome.result.metrics)
+            return outcome
+        } catch .noChatTemplate {
+            throw OnDeviceError.noChatTemplate(model: context.model)
         } catch {
             throw OnDeviceError(error)
         }
     }
 
+    /// Generates a reply to `input` with the op's options and `extraStop` strings.
+    func generate(_ input: TextInput, output: TextOutput = .text, extraStop: [String] = [], stream: Bool) throws -> TextOutcome {
+        var options = self.options.generation
+        options.stop += extraStop
+        return try run(TextJob(input, output: output, options: options), stream: stream)
+    }
+
     /// Runs a task recipe, shortening its input from the front when `.keepEnd` allows it.
-    func run(_ recipe: PromptRecipe, stream: Bool) throws -> GenerationResult {
-        var (ids, stop) = try recipe.tokens(for: model)
-        let limit = session.contextLength - Self.minimumGenerationRoom
+    func run(_ recipe: PromptRecipe, stream: Bool) throws -> TextOutcome {
+        let limit = session.contextLength - min(TextCore.minimumGenerationRoom, max(1, options.maxTokens))
+        var recipe = recipe
+        let ids = try recipe.input(for: model).input.ids(model)
         if ids.count > limit {
             guard options.overflow == .keepEnd else { throw OnDeviceError.inputTooLong(tokens: ids.count, limit: limit) }
-            var shortened = recipe
             let inputIds = model.tokenizer.encode(recipe.input, addBOS: false, parseSpecial: false)
             let keep = max(0, inputIds.count - (ids.count - limit))
-            shortened.input = model.tokenizer.decode(Array(inputIds.suffix(keep)))
-            (ids, stop) = try shortened.tokens(for: model)
+            recipe.input = model.tokenizer.decode(Array(inputIds.suffix(keep)))
         }
-        return try generate(ids, extraStop: stop, stream: stream)
+        let (input, stop) = recipe.input(for: model)
+        return try generate(input, extraStop: stop, stream: stream)
+    }
+}
+
+extension TextInput {
+    /// The input's prompt ids on `model`, as the core renders them.
+    func ids(_ model: LanguageModel) throws -> [Int32] {
+        do { return try TextCore.promptIds(TextJob(self), model: model) } catch { throw OnDeviceError(error) }
     }
 }

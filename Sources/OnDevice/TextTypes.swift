@@ -39,17 +39,19 @@ public enum OverflowPolicy: Sendable, Equatable {
     case keepEnd
 }
 
-/// Options shared by every text op.
+/// Options shared by every text op. The defaults are the engine's one set, the same for the
+/// SDK, the CLI and the server: 512 tokens, temperature 0.8, top-k 40, top-p 0.95, min-p 0.05.
 public struct TextOptions: Sendable, Equatable {
     /// Upper bound on generated tokens.
-    public var maxTokens: Int = 512
+    public var maxTokens: Int = GenerationOptions().maxTokens
     /// 0 = greedy (deterministic).
-    public var temperature: Float = 0.7
-    public var topK: Int = 40
-    public var topP: Float = 0.95
-    public var minP: Float = 0.05
-    public var repetitionPenalty: Float = 1.0
-    public var seed: UInt64 = 0
+    public var temperature: Float = SamplingParameters().temperature
+    public var topK: Int = SamplingParameters().topK
+    public var topP: Float = SamplingParameters().topP
+    public var minP: Float = SamplingParameters().minP
+    public var repetitionPenalty: Float = SamplingParameters().repetitionPenalty
+    /// Seed of the sampler; the same seed and options give the same tokens in every door.
+    public var seed: UInt64 = SamplingParameters().seed
     /// Generation stops before any of these strings.
     public var stop: [String] = []
     /// What to do with inputs longer than the context.
@@ -59,6 +61,10 @@ public struct TextOptions: Sendable, Equatable {
     public var ignoreEndOfGeneration = false
     /// LoRA adapters this request applies to the model (none: the base model).
     public var adapters: [LoRA] = []
+    /// Parse control-token text (`<|im_start|>` and the like) in a raw prompt as the model's
+    /// special tokens. Only for prompts written by hand in the model's own format: text from
+    /// users, documents and tools must stay text, and is, in every other case.
+    public var parseSpecialTokens = false
 
     public init() {}
 
@@ -118,6 +124,8 @@ public struct TextMetrics: Sendable, Equatable, Codable {
     public var completionTokens = 0
     /// Generated tokens per second.
     public var tokensPerSecond: Double = 0
+    /// Prompt tokens evaluated per second (those not served from the cache).
+    public var promptTokensPerSecond: Double = 0
     public var finishReason: FinishReason = .stop
     /// Model calls the op made (summaries of long texts make several).
     public var modelCalls = 0
@@ -130,6 +138,7 @@ public struct TextMetrics: Sendable, Equatable, Codable {
         cachedPromptTokens += m.reusedPromptTokens
         completionTokens += m.completionTokens
         tokensPerSecond = m.generationTokensPerSecond
+        promptTokensPerSecond = m.promptTokensPerSecond
         finishReason = FinishReason(m.finishReason)
         modelCalls += 1
     }
@@ -139,6 +148,25 @@ public struct TextMetrics: Sendable, Equatable, Codable {
 public struct TextResult: Sendable, Equatable {
     public var text: String
     public var metrics: TextMetrics
+    /// The prompt's token ids as the model saw them (of the op's last model call).
+    public var promptTokenIDs: [Int32] = []
+    /// The generated token ids (of the op's last model call), end-of-generation token included.
+    public var tokenIDs: [Int32] = []
+
+    public init(text: String, metrics: TextMetrics, promptTokenIDs: [Int32] = [], tokenIDs: [Int32] = []) {
+        self.text = text
+        self.metrics = metrics
+        self.promptTokenIDs = promptTokenIDs
+        self.tokenIDs = tokenIDs
+    }
+
+    /// One model call's reply, with `metrics` for the whole op (the call's own by default).
+    init(_ outcome: TextOutcome, metrics: TextMetrics? = nil) {
+        var m = TextMetrics()
+        m.add(outcome.result.metrics, first: true)
+        self.init(text: outcome.content, metrics: metrics ?? m, promptTokenIDs: outcome.result.promptIds,
+                  tokenIDs: outcome.result.generatedIds)
+    }
 }
 
 /// Progress of a multi-step op (a long summary works through its chunks).

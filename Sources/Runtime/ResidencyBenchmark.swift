@@ -162,7 +162,7 @@ package struct ResidencyBenchmark {
         var generation = GenerationOptions()
         generation.sampling = .greedy
         generation.maxTokens = tokens
-        let prompt = try TextPrompt.user("Write one sentence about the sea.").tokens(for: model.model)
+        let prompt = try TextCore.promptIds(TextJob(.user("Write one sentence about the sea.")), model: model.model)
         slot.session.reset()
         let result = try Generator(session: slot.session, options: generation).run(prompt: prompt)
         return String(format: "%d tokens, %.1f tok/s", result.metrics.completionTokens, result.metrics.generationTokensPerSecond)

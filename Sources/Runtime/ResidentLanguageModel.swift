@@ -24,6 +24,9 @@ package final class ResidentLanguageModel: ResidentModel {
     private let adapters = Mutex([String: LoRAAdapter]())
     /// Sessions kept allocated while no op uses them (their caches keep the last prompt).
     package let maxIdleSessions: Int
+    /// Idle sessions kept for chat sessions (each keeps its conversation's cache between turns);
+    /// the one longest unused is freed beyond this, and all of them under memory pressure.
+    package static let maxOwnedSessions = 4
 
     package init(model: LanguageModel, heapBytes: Int, maxIdleSessions: Int = 1) {
         self.model = model
@@ -67,17 +70,26 @@ package final class ResidentLanguageModel: ResidentModel {
 
     /// A session for one op: an idle one with this context length (its cache may share a prefix
     /// with the new prompt), or a new one. Give it back with `checkIn` when the op ends.
-    package func checkOut(contextLength: Int, threads: Int) -> SessionSlot {
+    ///
+    /// With an `owner` (a chat session's tag), the session that owner last checked in comes back
+    /// with its cache, and no other op takes it meanwhile; without one, only unowned sessions
+    /// are reused.
+    package func checkOut(contextLength: Int, threads: Int, owner: UInt64? = nil) -> SessionSlot {
         let contextLength = effectiveContext(contextLength)
         let reused: SessionSlot? = pool.withLock { p in
-            guard let index = p.idle.lastIndex(where: { $0.session.contextLength == contextLength }) else { return nil }
+            if let owner, let index = p.idle.lastIndex(where: { $0.owner == owner && $0.session.contextLength == contextLength }) {
+                return p.idle.remove(at: index)
+            }
+            guard let index = p.idle.lastIndex(where: { $0.owner == nil && $0.session.contextLength == contextLength }) else { return nil }
             return p.idle.remove(at: index)
         }
         if let reused {
             reused.session.threads = threads
+            reused.owner = owner
             return reused
         }
         let slot = SessionSlot(Session(model: model, contextLength: contextLength, threads: threads))
+        slot.owner = owner
         pool.withLock { p in
             p.live += 1
             p.stateBytes += slot.stateBytes
@@ -85,13 +97,18 @@ package final class ResidentLanguageModel: ResidentModel {
         return slot
     }
 
-    /// Returns a session; beyond `maxIdleSessions` idle ones the oldest is freed.
+    /// Returns a session; beyond `maxIdleSessions` unowned idle ones (and `maxOwnedSessions`
+    /// owned ones) the oldest is freed.
     package func checkIn(_ slot: SessionSlot) {
         let freed: [SessionSlot] = pool.withLock { p in
             p.idle.append(slot)
-            let excess = max(0, p.idle.count - maxIdleSessions)
-            let dropped = Array(p.idle.prefix(excess))
-            p.idle.removeFirst(excess)
+            var dropped: [SessionSlot] = []
+            for owned in [false, true] {
+                let limit = owned ? Self.maxOwnedSessions : maxIdleSessions
+                let group = p.idle.indices.filter { (p.idle[$0].owner != nil) == owned }
+                for index in group.prefix(max(0, group.count - limit)) { dropped.append(p.idle[index]) }
+            }
+            p.idle.removeAll { slot in dropped.contains { $0 === slot } }
             p.live -= dropped.count
             p.stateBytes -= dropped.reduce(0) { $0 + $1.stateBytes }
             return dropped
@@ -127,6 +144,9 @@ package final class ResidentLanguageModel: ResidentModel {
 /// time — the pool hands a slot to exactly one holder between `checkOut` and `checkIn`.
 package final class SessionSlot: @unchecked Sendable {
     package let session: Session
+    /// The chat session that keeps this slot between its turns (nil: any op may reuse it).
+    /// Written only by the pool's holder of the slot, under the pool's lock or while checked out.
+    var owner: UInt64?
     /// Bytes the session's state allocated.
     package let stateBytes: Int
 

@@ -1,4 +1,5 @@
 import Engine
+import Foundation
 import Synchronization
 
 /// The stable text-generation feature: one object for the runtime's whole life, whatever model
@@ -44,13 +45,34 @@ package final class TextGenerationFeature: Sendable {
         }
     }
 
-    /// Leases the current backend's model: downloaded on first use, loaded on a cache miss.
-    package func lease(keepAlive: KeepAlive? = nil) async throws(RuntimeError) -> TextGenerationLease {
-        let (backend, generation) = state.withLock { ($0.backend, $0.generation) }
-        let installed = try await downloads.installed(backend.modelId)
-        let loader = try engine.typedLoader(for: installed.entry, in: installed.directory, options: backend.options)
+    /// Leases a text model: the current backend's, or `model` (a model id of the store, or the
+    /// path of a GGUF file) with the backend's context and threads — several text models in one
+    /// runtime, each held by the one residency cache. Downloaded on first use, loaded on a miss.
+    package func lease(model: String? = nil, keepAlive: KeepAlive? = nil) async throws(RuntimeError) -> TextGenerationLease {
+        var (backend, generation) = state.withLock { ($0.backend, $0.generation) }
+        let loader: LanguageModelLoader
+        if let model, model != backend.modelId {
+            backend = TextGenerationBackend(modelId: model, options: backend.options)
+            loader = try await self.loader(model, options: backend.options)
+        } else {
+            loader = try await self.loader(backend.modelId, options: backend.options)
+        }
         let lease = try await residency.lease(loader, keepAlive: keepAlive)
-        return TextGenerationLease(backend: backend, generation: generation, lease: lease)
+        return TextGenerationLease(backend: backend, generation: generation, lease: lease) { [weak self] metrics, lease in
+            guard let self else { return }
+            self.events.publish(.generation(modelId: lease.backend.modelId, metrics: metrics))
+            self.set(.ready(modelId: lease.backend.modelId), ifGeneration: lease.generation)
+        }
+    }
+
+    /// The loader of a model id, or of a GGUF file given by its path (loaded in place, never
+    /// copied into the store).
+    private func loader(_ reference: String, options: LoadOptions) async throws(RuntimeError) -> LanguageModelLoader {
+        if reference.hasSuffix(".gguf"), FileManager.default.fileExists(atPath: reference) {
+            return LanguageModelLoader(modelId: reference, path: reference, contextLength: options.contextLength, threads: options.threads)
+        }
+        let installed = try await downloads.installed(reference)
+        return try engine.typedLoader(for: installed.entry, in: installed.directory, options: options)
     }
 
     /// Leases the model, runs `body` on a session, releases.
@@ -79,37 +101,6 @@ package final class TextGenerationFeature: Sendable {
         }
         await lease.release()
         return set(.ready(modelId: lease.backend.modelId), ifGeneration: generation)
-    }
-
-    /// Streams a generation on the current backend. The model is leased for the stream's life;
-    /// cancelling the consumer stops decoding within one token and releases it. Metrics go to the
-    /// event bus as well as into the final event.
-    package func generate(_ prompt: TextPrompt, options: GenerationOptions = GenerationOptions(),
-                          keepAlive: KeepAlive? = nil) -> AsyncThrowingStream<GenerationEvent, Error> {
-        let (stream, continuation) = AsyncThrowingStream<GenerationEvent, Error>.makeStream()
-        let task = Task {
-            var held: TextGenerationLease?
-            do {
-                let lease = try await self.lease(keepAlive: keepAlive)
-                held = lease
-                let ids = try prompt.tokens(for: lease.model)
-                let result = try lease.withSession { session in
-                    try Generator(session: session, options: options).run(
-                        prompt: ids, isCancelled: { Task.isCancelled },
-                        onToken: { id, text in continuation.yield(.token(id: id, text: text)) })
-                }
-                self.events.publish(.generation(modelId: lease.backend.modelId, metrics: result.metrics))
-                self.set(.ready(modelId: lease.backend.modelId), ifGeneration: lease.generation)
-                await lease.release()
-                continuation.yield(.finished(result))
-                continuation.finish()
-            } catch {
-                await held?.release()
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     @discardableResult

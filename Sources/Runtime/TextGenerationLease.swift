@@ -8,19 +8,27 @@ package final class TextGenerationLease: Sendable {
     /// The feature's backend generation when the lease was taken.
     package let generation: UInt64
     package let lease: Lease<ResidentLanguageModel>
+    private let reporter: @Sendable (GenerationMetrics, TextGenerationLease) -> Void
 
-    init(backend: TextGenerationBackend, generation: UInt64, lease: Lease<ResidentLanguageModel>) {
+    init(backend: TextGenerationBackend, generation: UInt64, lease: Lease<ResidentLanguageModel>,
+         reporter: @escaping @Sendable (GenerationMetrics, TextGenerationLease) -> Void) {
         self.backend = backend
         self.generation = generation
         self.lease = lease
+        self.reporter = reporter
     }
+
+    /// Reports one finished model call: its metrics go to the event bus, and the feature's status
+    /// becomes ready (unless the backend was swapped meanwhile).
+    package func report(_ metrics: GenerationMetrics) { reporter(metrics, self) }
 
     package var model: LanguageModel { lease.model.model }
 
     /// Runs `body` on a session sized for the backend's context and threads. The session comes
     /// back to the pool afterwards, keeping its cache so the next op can reuse a shared prefix.
-    package func withSession<T>(_ body: (Session) throws -> T) rethrows -> T {
-        let slot = lease.model.checkOut(contextLength: backend.options.contextLength, threads: backend.options.threads)
+    /// A session `owner` (a chat session's tag) checked in before comes back with its cache.
+    package func withSession<T>(owner: UInt64? = nil, _ body: (Session) throws -> T) rethrows -> T {
+        let slot = lease.model.checkOut(contextLength: backend.options.contextLength, threads: backend.options.threads, owner: owner)
         defer { lease.model.checkIn(slot) }
         return try body(slot.session)
     }

@@ -23,12 +23,17 @@ import Testing
         return o
     }
 
-    func run(_ feature: TextGenerationFeature, _ prompt: TextPrompt, keepAlive: KeepAlive? = nil) async throws -> GenerationResult {
-        var final: GenerationResult?
-        for try await event in feature.generate(prompt, options: greedy, keepAlive: keepAlive) {
-            if case .finished(let result) = event { final = result }
+    /// One model call through the text core on a leased session, reported as ops report it.
+    func run(_ feature: TextGenerationFeature, _ input: TextInput, keepAlive: KeepAlive? = nil) async throws -> GenerationResult {
+        let lease = try await feature.lease(keepAlive: keepAlive)
+        let options = greedy
+        let outcome = try lease.withSession { session in
+            try TextCore.run(TextCore.plan(TextJob(input, options: options), model: session.model, contextLength: session.contextLength),
+                             on: session)
         }
-        return try #require(final)
+        lease.report(outcome.result.metrics)
+        await lease.release()
+        return outcome.result
     }
 
     @Test func `first use downloads, loads and generates, reporting each step as an event`() async throws {
@@ -97,28 +102,6 @@ import Testing
         #expect(await runtime.residency.snapshot().models.isEmpty)
         _ = try await run(runtime.textGeneration, .raw("hi"))
         #expect(await runtime.residency.statistics.reloads == 1)
-    }
-
-    @Test func `cancelling a generation releases its lease`() async throws {
-        let (llama, _) = fixture.tinyModel("tiny-llama")
-        let runtime = try await fixture.runtime(fixture.dependencies(settings: settings("tiny-llama")), models: [llama])
-        var options = greedy
-        options.maxTokens = 100_000
-        let consumer = Task {
-            var tokens = 0
-            for try await event in runtime.textGeneration.generate(.tokens([1, 40]), options: options) {
-                if case .token = event { tokens += 1 }
-                if tokens == 3 { break }
-            }
-            return tokens
-        }
-        #expect(try await consumer.value == 3)
-        var snapshot = await runtime.residency.snapshot()
-        while snapshot.models.first?.leases != 0 {
-            await Task.yield()
-            snapshot = await runtime.residency.snapshot()
-        }
-        #expect(snapshot.modelIds == ["tiny-llama"])
     }
 
     @Test func `sessions are pooled: a lease reuses the cached prompt prefix`() async throws {
