@@ -46,15 +46,21 @@ extension OpenAIServer {
         }
         if let stream { return stream.finish(outcome) }
         let usage = Self.usage(outcome.metrics)
-        let choice: JSONValue
+        var fields: [(String, JSONValue)] = [("index", .int(0))]
         if chat {
             var message: [(String, JSONValue)] = [("role", .string("assistant")),
                                                   ("content", outcome.calls.isEmpty || !outcome.content.isEmpty ? .string(outcome.content) : .null)]
             if !outcome.calls.isEmpty { message.append(("tool_calls", Self.toolCalls(outcome.calls, id: id, streaming: false))) }
-            choice = .make([("index", .int(0)), ("message", .make(message)), ("logprobs", .null), ("finish_reason", .string(outcome.finishReason))])
+            fields.append(("message", .make(message)))
         } else {
-            choice = .make([("index", .int(0)), ("text", .string(outcome.content)), ("logprobs", .null), ("finish_reason", .string(outcome.finishReason))])
+            fields.append(("text", .string(outcome.content)))
         }
+        fields += [("logprobs", .null), ("finish_reason", .string(outcome.finishReason))]
+        if request.returnTokenIds {
+            fields += [("prompt_token_ids", .array(outcome.promptIds.map { .int(Int($0)) })),
+                       ("token_ids", .array(outcome.generatedIds.map { .int(Int($0)) }))]
+        }
+        let choice = JSONValue.make(fields)
         let body = JSONValue.make([("id", .string(id)), ("object", .string(chat ? "chat.completion" : "text_completion")),
                                    ("created", .int(created)), ("model", .string(request.model)),
                                    ("choices", .array([choice])), ("usage", usage)]

@@ -2,7 +2,8 @@ import Engine
 import Tokenizers
 
 /// The chat-specific fields: messages (text or text parts; assistant tool calls and tool
-/// results become the Hermes-style text the model was tuned on), `response_format` and `tools`.
+/// results as structured turns, which the text core writes the way the model's template
+/// expects), `response_format` and `tools`.
 extension TextRequest {
     init(chat body: JSONValue) throws(ServerError) {
         try self.init(body: body) { body throws(ServerError) in .chat(try Self.messages(body["messages"])) }
@@ -55,17 +56,16 @@ extension TextRequest {
             case "system", "developer": out.append(ChatMessage(role: .system, content: content))
             case "user": out.append(ChatMessage(role: .user, content: content))
             case "assistant":
-                var parts = content.isEmpty ? [] : [content]
+                var calls: [ChatToolCall] = []
                 for call in item["tool_calls"]?.array ?? [] {
                     guard let name = call["function"]?["name"]?.string else { throw .invalidRequest("\(param).tool_calls needs function names", param: param) }
                     let argumentsText = call["function"]?["arguments"]?.string ?? "{}"
                     let arguments = (try? JSONValue(parsing: argumentsText)) ?? .make([])
-                    let json = ToolCall(name: name, arguments: arguments).json.serialized
-                    parts.append("\(ToolRegistry.callOpen)\n\(json)\n\(ToolRegistry.callClose)")
+                    calls.append(ChatToolCall(name: name, argumentsJSON: arguments.serialized))
                 }
-                out.append(ChatMessage(role: .assistant, content: parts.joined(separator: "\n")))
+                out.append(ChatMessage(role: .assistant, content: content, toolCalls: calls))
             case "tool", "function":
-                out.append(ChatMessage(role: .tool, content: ToolRegistry.response(name: item["name"]?.string, result: content, isError: false)))
+                out.append(ChatMessage(role: .tool, content: content, name: item["name"]?.string))
             default:
                 throw .invalidRequest("\(param) has unknown role '\(roleName)'", param: param)
             }

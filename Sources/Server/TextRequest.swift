@@ -24,6 +24,9 @@ struct TextRequest {
     var options = GenerationOptions()
     var stream = false
     var includeUsage = false
+    /// `return_token_ids` (an extension, as vLLM names it): the prompt's and the reply's token
+    /// ids in the response's choice, so a client can see exactly what the model read and wrote.
+    var returnTokenIds = false
     /// `lora`: adapters for this request (see `TextRequest+LoRA.swift`).
     var adapters: [AdapterChoice] = []
 
@@ -35,16 +38,14 @@ struct TextRequest {
         self.prompt = try prompt(body)
         stream = try Self.optional(body, "stream", \.bool, "a boolean") ?? false
         includeUsage = body["stream_options"]?["include_usage"]?.bool ?? false
+        returnTokenIds = try Self.optional(body, "return_token_ids", \.bool, "a boolean") ?? false
         adapters = try Self.adapters(body["lora"])
         if let n = try Self.optional(body, "n", \.integer, "an integer"), n != 1 {
             throw .invalidRequest("only n = 1 is supported", param: "n")
         }
-        // OpenAI's temperature default; the engine's top-k / min-p guards stay, since a small
-        // model sampled from its whole vocabulary at temperature 1 drifts into noise.
-        options.sampling = SamplingParameters()
-        options.sampling.temperature = 1
-        options.sampling.seed = UInt64.random(in: 0...UInt64.max)  // OpenAI samples afresh unless given a seed
-        options.maxTokens = 256
+        // The engine's one set of defaults (as in the SDK and the CLI) for what the body leaves
+        // out; OpenAI samples afresh unless given a seed.
+        options.sampling.seed = UInt64.random(in: 0...UInt64.max)
         let newer = try Self.optional(body, "max_completion_tokens", \.integer, "an integer")
         let older = try Self.optional(body, "max_tokens", \.integer, "an integer")
         let maxTokens = newer ?? older

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import OnDevice
 import Tokenizers
 
 /// `ondevice chat`: an interactive multi-turn conversation in the terminal. Each turn
@@ -15,35 +16,38 @@ enum ChatCommand {
         if a.has("greedy") && a.string("temperature") != nil { throw CLIError.conflicting("--greedy", "--temperature") }
         let tools = try toolLoop(a)
         let runtime = try await RuntimeOptions(a)
-        var options = try GenerateCommand.generationOptions(a)
         if let tools {
+            let options = try GenerateCommand.generationOptions(a)
             if a.string("lora") != nil { throw CLIError.conflicting("--lora", "--tools") }
             try await runWithTools(a, runtime: runtime, options: options, loop: tools)
             return
         }
         if a.has("json") { throw CLIError.io("chat --json needs --tools (it prints each turn's calls and answer)") }
-        let model = try runtime.load()
-        options.adapters = try await LoRAArgument.all(a, model: model).map(\.scaled)
-        let template = try model.chatTemplate()
-        let session = runtime.session(model)
-        var messages: [ChatMessage] = []
-        if let system = a.string("system") { messages.append(ChatMessage(role: .system, content: system)) }
+        // Through the public API: a chat session keeps the conversation and its KV cache, so each
+        // turn evaluates only what is new.
+        let ai = try OnDevice(configuration: try TextOpCommand.configuration(a))
+        let model = ai.textModel(try await ModelLocator.reference(for: try a.require("model")))
+        var textOptions = try TextOpCommand.textOptions(a)
+        textOptions.adapters = try await LoRAChoice.all(a).map(\.lora)
+        let chat = model.session(system: a.string("system"), options: textOptions)
         let interactive = isatty(STDIN_FILENO) != 0
         if interactive { print("Chatting with \(URL(fileURLWithPath: runtime.modelPath).lastPathComponent). /reset clears, /exit or Ctrl-D quits.") }
         while let input = nextTurn(interactive: interactive) {
             if input == "/reset" {
-                messages.removeAll { $0.role != .system }
-                session.reset()
+                chat.reset()
                 continue
             }
-            messages.append(ChatMessage(role: .user, content: input))
-            let prompt = model.tokenizer.encode(try template.prompt(messages: messages, addGenerationPrompt: true))
-            guard let result = try turn(session: session, prompt: prompt, options: options) else {
-                messages.removeLast()
+            do {
+                for try await event in chat.respondStream(to: input) {
+                    if case .partial(let text) = event { writeOut(text) }
+                }
+            } catch OnDeviceError.inputTooLong(let tokens, let limit) {
+                print("\n[conversation is \(tokens) tokens, over the \(limit) this context allows; /reset to start over]")
                 continue
+            } catch OnDeviceError.noChatTemplate {
+                throw CLIError.io("the model has no chat template; use 'ondevice generate --raw'")
             }
             writeOut("\n")
-            messages.append(ChatMessage(role: .assistant, content: result.text))
         }
     }
 
@@ -59,14 +63,4 @@ enum ChatCommand {
         }
     }
 
-    /// Runs one assistant turn, streaming its text; nil when the conversation no longer fits.
-    static func turn(session: Session, prompt: [Int32], options: GenerationOptions) throws -> GenerationResult? {
-        do {
-            return try Generator(session: session, options: options).run(prompt: prompt, onToken: { _, text in writeOut(text) })
-        } catch {
-            guard case .contextOverflow(let tokens, let ctx) = error else { throw error }
-            print("\n[conversation is \(tokens) tokens, over the context of \(ctx); /reset to start over]")
-            return nil
-        }
-    }
 }

@@ -15,28 +15,35 @@ enum GenerateCommand {
             try await structured(a, schemaPath: schemaPath, prompt: readTextArgument(promptArg))
             return
         }
-        let runtime = try await RuntimeOptions(a)
-        var options = try generationOptions(a)
-        let model = try runtime.load()
-        let adapters = try await LoRAArgument.all(a, model: model)
-        options.adapters = adapters.map(\.scaled)
         if a.has("special") && !a.has("raw") { throw CLIError.io("--special applies to a --raw prompt only") }
-        let prompt = try promptTokens(model: model, text: readTextArgument(promptArg), raw: a.has("raw"), system: a.string("system"),
-                                      special: a.has("special"))
-        let session = runtime.session(model)
+        // Through the public API like every door: the runtime leases the model (residency,
+        // capability, events) and the text core renders the prompt.
+        let ai = try OnDevice(configuration: try TextOpCommand.configuration(a))
+        let model = ai.textModel(try await ModelLocator.reference(for: try a.require("model")))
+        var options = try TextOpCommand.textOptions(a)
+        options.parseSpecialTokens = a.has("special")
+        let loras = try await LoRAChoice.all(a)
+        options.adapters = loras.map(\.lora)
+        let prompt = readTextArgument(promptArg)
+        let raw = a.has("raw")
+        if !raw, !(try await model.info().hasChatTemplate) {
+            FileHandle.standardError.write(Data("ondevice: the model has no chat template; using the prompt as raw text\n".utf8))
+        }
         if a.has("json") {
-            let result = try Generator(session: session, options: options).run(prompt: prompt)
+            let result = try await model.generate(prompt, system: a.string("system"), options: options, raw: raw)
+            let loaded = try await ai.loadedAdapters()
             try printJSON([
-                "prompt_ids": result.promptIds.map(Int.init), "generated_ids": result.generatedIds.map(Int.init),
+                "prompt_ids": result.promptTokenIDs.map(Int.init), "generated_ids": result.tokenIDs.map(Int.init),
                 "text": result.text, "finish_reason": result.metrics.finishReason.rawValue, "metrics": result.metrics.json,
-                "adapters": adapters.map(\.json),
+                "adapters": loras.map { choice in choice.json(loaded.first { $0.path == choice.path }) },
             ])
             return
         }
-        var final: GenerationMetrics?
-        for try await event in generateStream(session: session, prompt: prompt, options: options) {
+        var final: TextMetrics?
+        for try await event in model.generateStream(prompt, system: a.string("system"), options: options, raw: raw) {
             switch event {
-            case .token(_, let text): writeOut(text)
+            case .partial(let text): writeOut(text)
+            case .progress: break
             case .finished(let result): final = result.metrics
             }
         }
@@ -44,14 +51,14 @@ enum GenerateCommand {
         if let m = final, isatty(STDERR_FILENO) != 0 || a.has("stats") {
             FileHandle.standardError.write(Data(String(
                 format: "[%d prompt tokens, %d generated, %.1f tok/s, first token %.0f ms, %@]\n",
-                m.promptTokens, m.completionTokens, m.generationTokensPerSecond, m.timeToFirstToken * 1000,
+                m.promptTokens, m.completionTokens, m.tokensPerSecond, m.timeToFirstToken * 1000,
                 m.finishReason.rawValue).utf8))
         }
     }
 
     static func generationOptions(_ a: Arguments) throws -> GenerationOptions {
         var o = GenerationOptions()
-        o.maxTokens = try a.int("max-tokens") ?? 256
+        o.maxTokens = try a.int("max-tokens") ?? o.maxTokens
         guard o.maxTokens > 0 else { throw CLIError.invalidValue(option: "--max-tokens", value: String(o.maxTokens), expected: "positive") }
         if a.has("greedy") { o.sampling = .greedy }
         if let t = try a.float("temperature") { o.sampling.temperature = t }
@@ -65,23 +72,6 @@ enum GenerateCommand {
         if let r = try a.float("repeat-penalty") { o.sampling.repetitionPenalty = r }
         o.stop = a.all("stop")
         return o
-    }
-
-    /// The prompt's token ids: the chat template around one user turn, or the raw text
-    /// (with BOS as the model's metadata says) for `--raw` and for models without a template.
-    /// Control-token text in the prompt is text, as in the SDK and the server, unless `--raw
-    /// --special` asks for a hand-written prompt in the model's own format.
-    static func promptTokens(model: LanguageModel, text: String, raw: Bool, system: String?, special: Bool = false) throws -> [Int32] {
-        if !raw, let template = try? model.chatTemplate() {
-            var messages: [ChatMessage] = []
-            if let system { messages.append(ChatMessage(role: .system, content: system)) }
-            messages.append(ChatMessage(role: .user, content: text))
-            return model.tokenizer.encode(try template.prompt(messages: messages, addGenerationPrompt: true))
-        }
-        if !raw {
-            FileHandle.standardError.write(Data("ondevice: the model has no chat template; using the prompt as raw text\n".utf8))
-        }
-        return model.tokenizer.encode(text, addBOS: nil, parseSpecial: raw && special)
     }
 
     /// `generate --json-schema FILE PROMPT`: prints only the JSON document (valid against the

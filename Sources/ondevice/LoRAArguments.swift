@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Models
+import OnDevice
 
 /// `--lora FILE|ID[:SCALE]` (repeatable): LoRA adapters for `generate`, `chat` and `bench`.
 /// FILE is a GGUF LoRA adapter; ID an adapter installed in the model store (`ondevice lora
@@ -44,5 +45,35 @@ struct LoRAArgument {
     var json: [String: Any] {
         ["source": source, "path": path, "name": adapter.name, "scale": Double(scale), "alpha": Double(adapter.alpha),
          "rank": adapter.maxRank, "matrices": adapter.pairCount]
+    }
+}
+
+/// `--lora FILE|ID[:SCALE]` for the commands that run through the public API, which loads and
+/// checks the adapter against the model with the request.
+struct LoRAChoice {
+    var source: String
+    var path: String
+    var scale: Float
+
+    static func all(_ a: Arguments) async throws -> [LoRAChoice] {
+        var out: [LoRAChoice] = []
+        for value in a.all("lora") {
+            let (source, scale) = try LoRAArgument.split(value)
+            out.append(LoRAChoice(source: source, path: try await ModelLocator.path(for: source), scale: scale))
+        }
+        return out
+    }
+
+    var lora: LoRA { LoRA(path: path, scale: scale) }
+
+    /// What `--json` reports about an applied adapter, with what loading it found.
+    func json(_ loaded: LoadedAdapter?) -> [String: Any] {
+        var out: [String: Any] = ["source": source, "path": path, "scale": Double(scale)]
+        if let loaded {
+            out["name"] = loaded.name
+            out["alpha"] = Double(loaded.alpha)
+            out["rank"] = loaded.rank
+        }
+        return out
     }
 }

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import ModelStore
+import OnDevice
 
 /// Options every model-running command accepts.
 struct RuntimeOptions {
@@ -40,6 +41,17 @@ func printJSON(_ object: [String: Any]) throws {
 /// Writes text to stdout immediately (streaming output is not line-buffered).
 func writeOut(_ s: String) {
     FileHandle.standardOutput.write(Data(s.utf8))
+}
+
+extension TextMetrics {
+    var json: [String: Any] {
+        [
+            "prompt_tokens": promptTokens, "reused_prompt_tokens": cachedPromptTokens,
+            "completion_tokens": completionTokens, "time_to_first_token": timeToFirstToken,
+            "prompt_tokens_per_second": promptTokensPerSecond, "generation_tokens_per_second": tokensPerSecond,
+            "finish_reason": finishReason.rawValue,
+        ]
+    }
 }
 
 extension GenerationMetrics {

@@ -17,6 +17,15 @@ enum ModelLocator {
         return path
     }
 
+    /// What the public API takes for a `--model` argument: a GGUF path as given, or a store id,
+    /// pulled first with a progress bar when it is not installed yet.
+    static func reference(for argument: String) async throws -> String {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: argument, isDirectory: &isDir), !isDir.boolValue { return argument }
+        _ = try await installedModel(argument)
+        return argument
+    }
+
     /// The installed model for a catalog id, pulling it first when it is not on disk yet.
     static func installedModel(_ id: String) async throws -> InstalledModel {
         let store = try ModelStore()

@@ -47,7 +47,11 @@ enum TextOpCommand {
 
     static func textOptions(_ a: Arguments) throws -> TextOptions {
         var o = a.has("greedy") ? TextOptions.greedy : TextOptions()
-        if let v = try a.int("max-tokens") { o.maxTokens = v }
+        if let v = try a.int("max-tokens") {
+            guard v > 0 else { throw CLIError.invalidValue(option: "--max-tokens", value: String(v), expected: "positive") }
+            o.maxTokens = v
+        }
+        o.stop = a.all("stop")
         if let v = try a.float("temperature") { o.temperature = v }
         if let v = try a.int("top-k") { o.topK = v }
         if let v = try a.float("top-p") { o.topP = v }

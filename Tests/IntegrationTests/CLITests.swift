@@ -55,7 +55,7 @@ import TestSupport
         let out = try CLIRunner.run(["generate", "--model", try Self.smolLM2(), "--context", "16", "--raw",
                                      String(repeating: "word ", count: 40)])
         #expect(out.status == 1)
-        #expect(out.stderr.contains("prompt too long"), "\(out.stderr)")
+        #expect(out.stderr.contains("input too long: 41 tokens"), "\(out.stderr)")
     }
 
     @Test func `usage errors exit with status 2`() throws {
