@@ -52,7 +52,7 @@ package struct EngineRegistry: Sendable {
 
     /// The engines the runtime layer itself provides.
     package static let runtimeEngines: [any ModelEngine] = [LanguageModelEngine(), SpeechRecognitionEngine(), VoiceActivityEngine(),
-                                                            SpeechSynthesisEngine()]
+                                                            SpeechSynthesisEngine(), VisionEngine()]
 
     package init(_ engines: [any ModelEngine] = EngineRegistry.runtimeEngines) {
         for engine in engines { register(engine) }

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Models
+import Runtime
 
 /// `ondevice classify IMG`: the image's five most likely ImageNet classes from EfficientNet-Lite0,
 /// a visible check of the photo features (the same network gives them). `--repeat N` times N
@@ -11,8 +12,9 @@ enum ClassifyCommand {
         guard let file = a.positionals.first, a.positionals.count == 1 else { throw CLIError.missingArgument("IMG") }
         let threads = try a.int("threads") ?? min(2, ProcessInfo.processInfo.activeProcessorCount)
         let photo = try ImageDecoder().decode(fileAt: file)
-        let path = try await ModelLocator.path(for: a.string("model") ?? "efficientnet-lite0", suffix: ".pth")
-        let model = try EfficientNetLite0.load(checkpoint: URL(fileURLWithPath: path))
+        // Leased through the runtime like every model kind (residency, capability, events).
+        let lease = try await RuntimeModels.vision(a.string("model") ?? "efficientnet-lite0", runtime: try await RuntimeModels.runtime())
+        let model = lease.model.model
         let start = DispatchTime.now().uptimeNanoseconds
         let input = EfficientNetPreprocessing.input(from: photo.image)
         let (_, logits) = model.run(input: input, threads: threads)
@@ -23,6 +25,7 @@ enum ClassifyCommand {
             for _ in 0..<repeats { _ = model.run(input: input, threads: threads) }
             milliseconds = Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e6 / Double(repeats)
         }
+        await lease.release()
         let probabilities = softmax(logits)
         let top = logits.indices.sorted { logits[$0] > logits[$1] }.prefix(5)
         if a.has("json") {

@@ -45,6 +45,14 @@ enum RuntimeModels {
                                                  loader: EmbedderLoader(modelId: argument, path: argument, revision: nil, identityId: nil, threads: threads))
     }
 
+    /// An image model: a catalog id, or an EfficientNet-Lite0 checkpoint (`.pth`) by its path.
+    static func vision(_ argument: String, runtime: OnDeviceRuntime) async throws -> EngineLease<ResidentVisionModel> {
+        guard FileManager.default.fileExists(atPath: argument) else {
+            return try await runtime.lease(ResidentVisionModel.self, modelId: argument, options: LoadOptions())
+        }
+        return try await runtime.residency.lease(ResidentVisionModel.self, loader: EfficientNetLoader(modelId: argument, path: argument))
+    }
+
     /// Leases that last the whole command (an index keeps using its embedder until it exits).
     static let held = Mutex<[EngineLease<ResidentEmbedder>]>([])
 }

@@ -21,6 +21,21 @@ import TestSupport
         return try await OnDeviceRuntime.make(dependencies)
     }
 
+    @Test func `the installed vision model is ready, and classify leases it through the runtime`() async throws {
+        _ = try #require(TestModels.path("efficientnet-lite0-57934424.pth"),
+                         "EfficientNet-Lite0 not installed: run scripts/setup.sh all")
+        let runtime = try await Self.runtime()
+        let report = try await runtime.capability(.classify)
+        #expect(report.status == .ready, "\(report.status)")
+        let estimate = try #require(report.residentEstimate)
+        let lease = try await runtime.lease(ResidentVisionModel.self, modelId: report.modelId, options: LoadOptions())
+        // The folded weights it holds are the checkpoint's float tensors the estimate counted.
+        #expect(lease.model.model.residentBytes <= estimate.weightBytes && lease.model.model.residentBytes > estimate.weightBytes * 9 / 10)
+        #expect(await runtime.residency.snapshot().modelIds == [report.modelId])
+        await lease.release()
+        await runtime.shutdown()
+    }
+
     @Test func `installed speech and embedding models are ready with estimates read from their files`() async throws {
         _ = try #require(TestModels.path("silero_vad_16k.safetensors"), "models not installed: run scripts/setup.sh")
         let runtime = try await Self.runtime()
@@ -64,8 +79,9 @@ import TestSupport
     @Test func `a kind without an engine is unsupported and says which kind`() async throws {
         let home = try TemporaryDirectory()
         let runtime = try await Self.runtime(root: home.file("models"))
+        // Every kind of the catalog has an engine in the complete registry, vision included.
         let classify = try await runtime.capability(.classify)
-        #expect(classify.status == .unsupported(reason: "no engine for vision models in this build"))
+        #expect(classify.status == .needsDownload(bytes: try await runtime.store.get(Op.classify.defaultModelId).entry.knownBytes))
         // The runtime layer alone has no embedding engine: that is why the CLI and the public
         // API use the complete registry.
         let bare = try await Self.runtime(root: home.file("models"), engines: EngineRegistry())

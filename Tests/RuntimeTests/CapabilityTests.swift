@@ -49,11 +49,12 @@ import Testing
 
     @Test func `a kind with no engine in this build is unsupported, and only that`() async throws {
         let runtime = try await fixture.runtime(fixture.dependencies())
-        let report = try await runtime.capability(.classify)
-        #expect(report.status == .unsupported(reason: "no engine for vision models in this build"))
-        #expect(report.modelId == Op.classify.defaultModelId)
-        // Speech recognition, voice activity and synthesis have engines in the runtime layer itself.
-        for op in [Op.transcribe, .vad, .speak] {
+        // Embedding models need Retrieval, above the runtime: the runtime layer alone has no engine.
+        let report = try await runtime.capability(.embed)
+        #expect(report.status == .unsupported(reason: "no engine for embedding models in this build"))
+        #expect(report.modelId == Op.embed.defaultModelId)
+        // Speech recognition, voice activity, synthesis and vision have engines in the runtime layer itself.
+        for op in [Op.transcribe, .vad, .speak, .classify] {
             #expect(try await runtime.capability(op).status.name == "needs_download")
         }
         // The text ops use an LLM, which has an engine: never unsupported, whatever the CPU flags.
