@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "OnDevice", dependencies: ["Runtime", "Retrieval", "Audio", "Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Photos"]),
         .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
-        .target(name: "Server", dependencies: ["Runtime", "Retrieval", "Engine", "Models", "ModelStore", "Tokenizers", "Audio"]),
+        .target(name: "Server", dependencies: ["OnDevice", "Runtime", "Retrieval", "Engine", "Models", "ModelStore", "Tokenizers", "Audio"]),
         .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "Engine", "ModelStore", "Models", "TestSupport"]),
         .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats", "Audio", "Phonemes"]),
         .target(name: "TestSupport", dependencies: ["Formats", "Tensor", "Tokenizers"]),
@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "RetrievalTests", dependencies: ["Retrieval", "Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ModelStore", "TestSupport"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Imaging", "Runtime", "ModelStore", "TestSupport"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Runtime", "Engine", "Tokenizers", "TestSupport"],
+        .testTarget(name: "ServerTests", dependencies: ["Server", "OnDevice", "Runtime", "Engine", "Tokenizers", "TestSupport"],
                     exclude: ["client_check.py"]),
         .testTarget(name: "VisionTests", dependencies: ["Imaging", "Models", "Formats", "ModelStore", "TestSupport"]),
         // Fixtures/synthetic: llama.cpp references for the synthetic decoders, read by path.

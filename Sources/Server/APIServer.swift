@@ -1,4 +1,5 @@
 import Foundation
+import OnDevice
 import Runtime
 
 /// `ondevice serve` as one object: the runtime, the model host, the API handler and the HTTP
@@ -11,7 +12,8 @@ package final class APIServer: Sendable {
     /// starts accepting.
     package static func start(_ configuration: ServerConfiguration) async throws -> APIServer {
         try configuration.validate()
-        let runtime = try await OnDeviceRuntime.make(.production())
+        // Every engine of this build, registered where the public API registers them.
+        let runtime = try await OnDeviceRuntime.make(.complete())
         return try APIServer(runtime: runtime, configuration: configuration)
     }
 

@@ -64,19 +64,19 @@ package final class ModelHost: Sendable {
         }
     }
 
-    /// Runs `body` on the leased model after waiting its turn. Returns nil when the client left
-    /// while waiting.
-    func withModel<L: ResidentModelLoading, T>(_ loader: L, responder: HTTPResponder,
-                                               _ body: (L.Model) throws -> T) throws -> T? {
-        let queue = queue(for: loader.modelId)
-        guard try queue.enter(model: loader.modelId, isCancelled: { responder.isCancelled }) else { return nil }
+    /// Runs `body` on model `id`, leased through the runtime's engines (the same loaders every
+    /// door uses) after waiting its turn. Returns nil when the client left while waiting.
+    func withModel<Model: ResidentModel, T>(_ type: Model.Type, _ id: String, options: LoadOptions, responder: HTTPResponder,
+                                            _ body: (Model) throws -> T) throws -> T? {
+        let queue = queue(for: id)
+        guard try queue.enter(model: id, isCancelled: { responder.isCancelled }) else { return nil }
         defer { queue.leave() }
-        let residency = runtime.residency
-        let lease: Lease<L.Model>
+        let runtime = runtime
+        let lease: EngineLease<Model>
         do {
-            lease = try blockingAwait { try await residency.lease(loader) }
+            lease = try blockingAwait { try await runtime.lease(Model.self, modelId: id, options: options) }
         } catch let error as RuntimeError {
-            throw ServerError.modelFailed(model: loader.modelId, reason: error.description)
+            throw ServerError.modelFailed(model: id, reason: error.description)
         }
         defer { try? blockingAwait { await lease.release() } }
         return try body(lease.model)
@@ -90,10 +90,4 @@ package final class ModelHost: Sendable {
     }
 
     var threads: Int { configuration.threads ?? runtime.textGeneration.backend.options.threads }
-
-    func languageModelLoader(_ model: InstalledModel) throws(ServerError) -> LanguageModelLoader {
-        do { return try LanguageModelEngine().typedLoader(for: model.entry, in: model.directory, options: textOptions) } catch {
-            throw .modelFailed(model: model.id, reason: error.description)
-        }
-    }
 }

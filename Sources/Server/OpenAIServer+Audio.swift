@@ -2,6 +2,7 @@ import Audio
 import Engine
 import Foundation
 import ModelStore
+import Runtime
 
 /// `POST /v1/audio/transcriptions`: a `multipart/form-data` upload with `file` (WAV) and
 /// `model`; optional `language`, `response_format` (json, text, verbose_json) and `temperature`.
@@ -27,10 +28,11 @@ extension OpenAIServer {
         var options = TranscriptionOptions()
         if let language = form.field("language"), !language.isEmpty { options.language = language }
         if let t = form.field("temperature").flatMap(Float.init), t > 0 { options.temperatures = [min(t, 1)] }
-        let installed = try host.resolve(modelId, kind: .asr, endpoint: "/v1/audio/transcriptions")
-        let loader = TranscriberLoader(model: installed, threads: host.threads)
-        let transcription = try host.withModel(loader, responder: responder) { (resident: ResidentTranscriber) throws -> Transcription? in
-            let slot = resident.checkOut()
+        _ = try host.resolve(modelId, kind: .asr, endpoint: "/v1/audio/transcriptions")
+        let threads = host.threads
+        let transcription = try host.withModel(ResidentWhisperModel.self, modelId, options: LoadOptions(threads: threads),
+                                               responder: responder) { resident throws -> Transcription? in
+            let slot = resident.checkOut(threads: threads)
             defer { resident.checkIn(slot) }
             do throws(SpeechError) {
                 return try slot.transcriber.transcribe(clip, options: options, isCancelled: { responder.isCancelled })

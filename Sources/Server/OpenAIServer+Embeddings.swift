@@ -1,7 +1,9 @@
 import Engine
 import Foundation
 import ModelStore
+import OnDevice
 import Retrieval
+import Runtime
 
 /// `POST /v1/embeddings`: `input` as a string or an array of strings; float vectors (or
 /// base64 of little-endian float32 with `encoding_format: base64`), L2-normalized as the
@@ -23,9 +25,9 @@ extension OpenAIServer {
         }
         let format = body["encoding_format"]?.string ?? "float"
         guard format == "float" || format == "base64" else { throw ServerError.invalidRequest("encoding_format must be float or base64", param: "encoding_format") }
-        let installed = try host.resolve(modelId, kind: .embedding, endpoint: "/v1/embeddings")
-        let loader = EmbedderLoader(model: installed, threads: host.threads)
-        let result = try host.withModel(loader, responder: responder) { resident throws(ServerError) in
+        _ = try host.resolve(modelId, kind: .embedding, endpoint: "/v1/embeddings")
+        let result = try host.withModel(ResidentEmbedder.self, modelId, options: LoadOptions(threads: host.threads),
+                                        responder: responder) { resident throws(ServerError) in
             do { return try resident.embedder.embed(inputs) } catch { throw .modelFailed(model: modelId, reason: "\(error)") }
         }
         guard let result else { return }

@@ -16,8 +16,8 @@ extension OpenAIServer {
 
     private func text(_ request: TextRequest, chat: Bool, _ responder: HTTPResponder) throws {
         let endpoint = chat ? "/v1/chat/completions" : "/v1/completions"
-        let installed = try host.resolve(request.model, kind: .llm, endpoint: endpoint)
-        let loader = try host.languageModelLoader(installed)
+        _ = try host.resolve(request.model, kind: .llm, endpoint: endpoint)
+        let options = host.textOptions
         var adapterPaths: [String] = []
         for choice in request.adapters { adapterPaths.append(try host.adapterPath(choice.id)) }
         let id = Self.identifier(chat ? "chatcmpl" : "cmpl")
@@ -25,8 +25,8 @@ extension OpenAIServer {
         let stream = request.stream ? TextStream(id: id, created: created, request: request, chat: chat, responder: responder) : nil
         let outcome: TextRun.Outcome?
         do {
-            outcome = try host.withModel(loader, responder: responder) { resident in
-                let slot = resident.checkOut(contextLength: loader.contextLength, threads: loader.threads)
+            outcome = try host.withModel(ResidentLanguageModel.self, request.model, options: options, responder: responder) { resident in
+                let slot = resident.checkOut(contextLength: options.contextLength, threads: options.threads)
                 defer { resident.checkIn(slot) }
                 // Always set (empty without `lora`): the generator applies exactly these, so a
                 // pooled session that last ran with an adapter serves this request as the base.

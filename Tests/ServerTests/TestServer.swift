@@ -1,4 +1,5 @@
 import Foundation
+import OnDevice
 import Runtime
 import Server
 
@@ -7,7 +8,7 @@ import Server
 enum TestServer {
     static func start(apiKey: String? = nil, limits: HTTPServer.Limits? = nil, maxRunning: Int = 2,
                       maxWaiting: Int = 32) async throws -> APIServer {
-        var dependencies = RuntimeDependencies.production()
+        var dependencies = RuntimeDependencies.complete()
         dependencies.settingsFile = nil
         dependencies.pressureProbe = nil
         var settings = RuntimeSettings()
