@@ -99,7 +99,10 @@ import TestSupport
             print("[bench-residency] \(id): estimate \(e), measured \(m)")
             // 1% for allocator noise: the estimate is meant as an upper bound.
             #expect(m <= e + e / 100, "\(id): measured \(m) > estimate \(e)")
-            #expect(m >= e / 2, "\(id): measured \(m) is far below estimate \(e)")
+            // The embedder's estimate holds a full packed batch's scratch state (512-token
+            // sequences), which the bench's short inputs never allocate: MiniLM measured 59.8-81.6
+            // MB against its 133.5 MB estimate (December 2026), the others within a few percent.
+            #expect(m >= e / 3, "\(id): measured \(m) is far below estimate \(e)")
         }
         #expect(estimates.values.reduce(0, +) > budget)
         #expect((report["evictions"] as? Int ?? 0) >= 2)
