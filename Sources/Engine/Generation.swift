@@ -1,22 +1,6 @@
 import Foundation
 import Models
 
-/// Why generation ended.
-package enum FinishReason: String, Sendable, Equatable, Codable {
-    /// The model emitted an end-of-generation token.
-    case endOfGeneration = "eog"
-    /// A stop string appeared in the text.
-    case stopSequence = "stop"
-    /// `maxTokens` were generated.
-    case length
-    /// The context is full.
-    case contextFull = "context"
-    /// The caller cancelled.
-    case cancelled
-    /// A token constraint (e.g. a JSON Schema grammar) says the output is complete.
-    case grammarComplete = "complete"
-}
-
 /// Options of one generation call. The defaults are the one set every door shares (SDK, CLI,
 /// server); a door overrides only what its request states.
 package struct GenerationOptions: Sendable, Equatable {

@@ -148,11 +148,3 @@ final class SessionBox: @unchecked Sendable {
         self.constraint = constraint
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let c = components
-        return Double(c.seconds) + Double(c.attoseconds) * 1e-18
-    }
-}

@@ -1,4 +1,5 @@
 import CKernels
+import Engine
 import Foundation
 
 /// Parameters of the HNSW graph.
@@ -230,18 +231,5 @@ struct VisitedSet {
         if marks[i] == epoch { return false }
         marks[i] = epoch
         return true
-    }
-}
-
-/// SplitMix64 (Steele, Lea & Flood 2014): a small, seedable generator for the level draw.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 
 /// Search latency and ANN recall on synthetic embeddings, for `ondevice bench-embed`.

@@ -1,0 +1,19 @@
+/// SplitMix64 (Steele, Lea & Flood 2014): a small, fast, seedable generator, so a seed reproduces
+/// a sample, an index level draw, a voice's noise or a randomized test everywhere. The one
+/// copy every layer uses.
+package struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    package init(seed: UInt64) { state = seed }
+
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    package mutating func nextUnit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+}
