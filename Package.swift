@@ -38,22 +38,30 @@ let package = Package(
         // Photo similarity (perceptual or neural backend, chosen by the runtime's configuration),
         // descriptor cache, burst grouping and sharpness ranking.
         .target(name: "Photos", dependencies: ["Imaging", "Models", "Runtime", "ModelStore"]),
-        .target(name: "Models", dependencies: ["Tensor", "Kernels", "CKernels", "Formats"]),
+        .target(name: "Models", dependencies: ["EngineSupport", "Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "ModelStore", dependencies: ["CKernels"]),
-        .target(name: "Runtime", dependencies: ["Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Phonemes"]),
-        .target(name: "Retrieval", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
-        .target(name: "OnDevice", dependencies: ["Runtime", "Retrieval", "Audio", "Engine", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Photos"]),
-        .executableTarget(name: "ondevice", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
+        .target(name: "Runtime", dependencies: ["Speech", "TextGeneration", "StructuredOutput", "EngineSupport", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Phonemes"]),
+        .target(name: "Retrieval", dependencies: ["TextGeneration", "StructuredOutput", "EngineSupport", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
+        .target(name: "OnDevice", dependencies: ["Speech", "TextGeneration", "Tools", "StructuredOutput", "EngineSupport", "Runtime", "Retrieval", "Audio", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Photos"]),
+        .executableTarget(name: "ondevice", dependencies: ["Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Audio", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
-        .target(name: "Server", dependencies: ["OnDevice", "Runtime", "Retrieval", "Engine", "Models", "ModelStore", "Tokenizers", "Audio"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "Engine", "ModelStore", "Models", "TestSupport"]),
-        .target(name: "Engine", dependencies: ["Models", "Tokenizers", "Kernels", "Tensor", "Formats", "Audio", "Phonemes"]),
-        .target(name: "TestSupport", dependencies: ["Formats", "Tensor", "Tokenizers"]),
+        .target(name: "Server", dependencies: ["Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Models", "ModelStore", "Tokenizers", "Audio"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "ModelStore", "Models", "TestSupport"]),
+        // The engine, split by concern (every door reaches text generation through TextCore):
+        // compute threads, cancellation, gates and the seeded generator, below everything that runs
+        // models; JSON, JSON Schema and the grammars that hold decoding to them; tools and their
+        // calls; text generation; speech recognition, voice activity and synthesis (the only part
+        // that links libespeak-ng).
+        .target(name: "EngineSupport"),
+        .target(name: "StructuredOutput", dependencies: ["EngineSupport", "Tokenizers", "Models", "Formats"]),
+        .target(name: "Tools", dependencies: ["StructuredOutput", "EngineSupport"]),
+        .target(name: "TextGeneration", dependencies: ["Tools", "StructuredOutput", "EngineSupport", "Models", "Tokenizers", "Kernels", "Tensor", "Formats"]),
+        .target(name: "Speech", dependencies: ["EngineSupport", "Models", "Tokenizers", "Kernels", "Tensor", "Formats", "Audio", "Phonemes"]),
+        .target(name: "TestSupport", dependencies: ["EngineSupport", "Formats", "Tensor", "Tokenizers"]),
         // Fuzz targets for every parser of outside bytes, run by scripts/fuzz.sh under libFuzzer and
         // AddressSanitizer; CFuzz reaches libFuzzer's driver only when the fuzz build links it.
         .target(name: "CFuzz"),
-        .target(name: "Fuzzing", dependencies: ["Formats", "Tensor", "Tokenizers", "Models", "Engine", "Audio", "Imaging",
-                                                "Phonemes", "Retrieval", "Server", "TestSupport"]),
+        .target(name: "Fuzzing", dependencies: ["TextGeneration", "Tools", "StructuredOutput", "Formats", "Tensor", "Tokenizers", "Models", "Audio", "Imaging", "Phonemes", "Retrieval", "Server", "TestSupport"]),
         .executableTarget(name: "ondevice-fuzz", dependencies: ["Fuzzing", "CFuzz"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
         // Regressions/<target>/: every input a fuzzer found, replayed through its target.
@@ -64,18 +72,18 @@ let package = Package(
         .testTarget(name: "TokenizersTests", dependencies: ["Tokenizers", "Formats", "TestSupport"]),
         // Fixtures/jinja-references.jsonl is written by scripts/make-jinja-references.py and read by path.
         .testTarget(name: "JinjaTests", dependencies: ["Jinja"], exclude: ["Fixtures"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Models", "Tokenizers", "Formats", "Tensor", "TestSupport"]),
+        .testTarget(name: "EngineTests", dependencies: ["TextGeneration", "Tools", "StructuredOutput", "Models", "Tokenizers", "Formats", "Tensor", "TestSupport"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "TestSupport"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Engine", "ModelStore", "Models", "Tokenizers", "TestSupport"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Audio", "Formats", "Tokenizers", "Models", "Engine", "Kernels", "CKernels", "Tensor", "TestSupport", "Phonemes"]),
-        .testTarget(name: "RetrievalTests", dependencies: ["Retrieval", "Engine", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "TestSupport"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["TextGeneration", "Runtime", "ModelStore", "Models", "Tokenizers", "TestSupport"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Audio", "Formats", "Tokenizers", "Models", "Kernels", "CKernels", "Tensor", "TestSupport", "Phonemes"]),
+        .testTarget(name: "RetrievalTests", dependencies: ["TextGeneration", "Retrieval", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ModelStore", "TestSupport"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Imaging", "Runtime", "ModelStore", "TestSupport"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "OnDevice", "Runtime", "Engine", "Tokenizers", "TestSupport"],
+        .testTarget(name: "ServerTests", dependencies: ["TextGeneration", "Tools", "StructuredOutput", "Server", "OnDevice", "Runtime", "Tokenizers", "TestSupport"],
                     exclude: ["client_check.py"]),
         .testTarget(name: "VisionTests", dependencies: ["Imaging", "Models", "Formats", "ModelStore", "TestSupport"]),
         // Fixtures/synthetic: llama.cpp references for the synthetic decoders, read by path.
-        .testTarget(name: "IntegrationTests", dependencies: ["OnDevice", "Runtime", "Retrieval", "Audio", "Engine", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"],
+        .testTarget(name: "IntegrationTests", dependencies: ["TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Audio", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
-import Engine
 import Formats
 import Models
 import Tensor
+import TextGeneration
 import Tokenizers
 
 extension FuzzTarget {

@@ -1,7 +1,8 @@
-import Engine
 import Foundation
 import Phonemes
+import StructuredOutput
 import Tokenizers
+import Tools
 
 extension FuzzTarget {
     static let textTargets: [FuzzTarget] = [

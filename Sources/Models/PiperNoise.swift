@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 
 /// The deterministic Gaussian noise of Piper synthesis: xoshiro256** (Blackman & Vigna) seeded
@@ -9,15 +10,8 @@ struct PiperNoise {
     private var spare: Float?
 
     init(seed: UInt64) {
-        var s = seed
-        func splitMix() -> UInt64 {
-            s &+= 0x9E37_79B9_7F4A_7C15
-            var z = s
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        state = (splitMix(), splitMix(), splitMix(), splitMix())
+        var s = SplitMix64(seed: seed)
+        state = (s.next(), s.next(), s.next(), s.next())
     }
 
     mutating func next() -> UInt64 {

@@ -1,4 +1,3 @@
-import Engine
 import Synchronization
 
 /// A conversation with one text model that keeps its place. Each turn adds the user's message

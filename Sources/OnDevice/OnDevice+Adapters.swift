@@ -1,6 +1,5 @@
-import Engine
-import Models
 import ModelStore
+import Models
 import Runtime
 
 /// A LoRA adapter loaded beside the resident text model: what `loadedAdapters()` reports.

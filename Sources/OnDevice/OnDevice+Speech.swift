@@ -1,7 +1,8 @@
 import Audio
-import Engine
+import EngineSupport
 import Foundation
 import Runtime
+import Speech
 
 /// Speech to text and voice activity. Every op leases its model from the runtime's residency
 /// cache (downloaded on first use, loaded on a miss, evicted under the memory budget) and gives

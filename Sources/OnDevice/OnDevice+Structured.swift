@@ -1,5 +1,6 @@
-import Engine
 import Foundation
+import StructuredOutput
+import TextGeneration
 import Tokenizers
 
 /// A JSON document generated to a schema.

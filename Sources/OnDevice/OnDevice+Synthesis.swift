@@ -1,7 +1,7 @@
 import Audio
-import Engine
 import Foundation
 import Runtime
+import Speech
 
 /// Text to speech with a Piper voice (`Configuration.speechVoice`, or `voice`). Each op leases
 /// the voice from the residency cache (downloaded on first use) and gives it back when done.

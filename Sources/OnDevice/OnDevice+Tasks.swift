@@ -1,4 +1,3 @@
-import Engine
 import Tokenizers
 
 /// How a summary should read.

@@ -1,4 +1,4 @@
-import Engine
+import TextGeneration
 import Tokenizers
 
 /// The instance's text ops on its configured text model (`textModel`); `textModel(_:)` gives the

@@ -1,6 +1,8 @@
-import Engine
 import Runtime
+import StructuredOutput
+import TextGeneration
 import Tokenizers
+import Tools
 
 extension OnDevice {
     /// `TextModel.chat(_:tools:options:toolOptions:)` on the configured text model.

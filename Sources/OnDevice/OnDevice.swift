@@ -1,8 +1,10 @@
-import Engine
+import EngineSupport
 import Foundation
 import ModelStore
 import Models
 import Runtime
+import StructuredOutput
+import TextGeneration
 
 /// The on-device AI kit: one instance per program (no singleton), built once with its
 /// configuration, then used from any task.
@@ -97,7 +99,7 @@ public final class OnDevice: Sendable {
         let (stream, continuation) = AsyncThrowingStream<TextEvent, Error>.makeStream()
         let runtimeTask = self.runtimeTask
         let reference = model ?? configuration.textModel
-        let cancellation = Engine.CancellationFlag()
+        let cancellation = EngineSupport.CancellationFlag()
         let gate = readAhead.map { DemandGate(limit: $0) }
         let task = Task.detached {
             let lease: TextGenerationLease
@@ -193,7 +195,7 @@ struct TextOpContext: Sendable {
     var adapters: [ScaledAdapter] = []
     /// Set when the consumer goes away; the op's loops poll it (they run on a compute thread,
     /// where `Task.isCancelled` is always false).
-    var cancellation = Engine.CancellationFlag()
+    var cancellation = EngineSupport.CancellationFlag()
     /// Paces partial events to the consumer (`textStream`'s `readAhead`).
     var gate: DemandGate?
     /// Reports each finished model call to the runtime (event bus, feature status).

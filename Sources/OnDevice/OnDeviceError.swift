@@ -1,5 +1,5 @@
-import Engine
 import ModelStore
+import StructuredOutput
 
 /// Why an OnDevice operation failed. Each case says what and where, in words an app can show.
 public enum OnDeviceError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Engine
+import TextGeneration
 import Tokenizers
 
 /// A task prompt in a model-neutral form: an instruction, the input, and how a plain completion

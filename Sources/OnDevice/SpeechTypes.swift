@@ -1,4 +1,4 @@
-import Engine
+import Speech
 
 /// Options of `transcribe`.
 public struct TranscribeOptions: Sendable, Equatable {

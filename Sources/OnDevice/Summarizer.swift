@@ -1,5 +1,5 @@
-import Engine
 import Foundation
+import TextGeneration
 
 /// Map-reduce summarization: text that fits is summarized in one call; longer text is cut into
 /// token-bounded chunks on paragraph and sentence boundaries, each chunk is summarized (map),

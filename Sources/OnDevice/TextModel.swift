@@ -1,4 +1,4 @@
-import Engine
+import TextGeneration
 import Tokenizers
 
 /// One text model of an instance: generation, chat, structured output, tools and chat sessions

@@ -1,4 +1,5 @@
-import Engine
+import StructuredOutput
+import TextGeneration
 import Tokenizers
 
 /// Runs one model call of an op through the text core: the op's options and adapters applied,

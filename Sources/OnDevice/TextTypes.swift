@@ -1,4 +1,5 @@
-import Engine
+import StructuredOutput
+import TextGeneration
 import Tokenizers
 
 /// Who said a chat message.
@@ -103,7 +104,7 @@ public enum FinishReason: String, Sendable, Equatable, Codable {
     /// The caller cancelled.
     case cancelled
 
-    init(_ r: Engine.FinishReason) {
+    init(_ r: StructuredOutput.FinishReason) {
         switch r {
         case .endOfGeneration, .grammarComplete: self = .stop
         case .stopSequence: self = .stopSequence

@@ -1,5 +1,6 @@
-import Engine
 import Foundation
+import StructuredOutput
+import Tools
 
 /// A function the model may call during `chat(_:tools:options:toolOptions:)`: its name, what it
 /// does, a JSON Schema for its arguments, and the handler that runs it.
@@ -23,7 +24,7 @@ public struct Tool: Sendable {
     /// The JSON Schema of the arguments (an object schema), as text.
     public var parameters: String { engineTool.parameters.document.serialized }
 
-    let engineTool: Engine.Tool
+    let engineTool: Tools.Tool
 
     /// A tool with your handler.
     /// - Parameters:
@@ -42,7 +43,7 @@ public struct Tool: Sendable {
             throw OnDeviceError.invalidArgument("JSON Schema of tool \(name): \(error)")
         }
         do {
-            engineTool = try Engine.Tool(name: name, description: description, parameters: schema) { value in
+            engineTool = try Tools.Tool(name: name, description: description, parameters: schema) { value in
                 try await handler(ToolArguments(value))
             }
         } catch {
@@ -50,7 +51,7 @@ public struct Tool: Sendable {
         }
     }
 
-    init(engineTool: Engine.Tool) { self.engineTool = engineTool }
+    init(engineTool: Tools.Tool) { self.engineTool = engineTool }
 
     /// `calculate`: evaluates an arithmetic expression (`+ - * / ^ %`, parentheses, `sqrt`,
     /// `abs`, `round` and other common functions) with a parser, never by running code.
@@ -101,7 +102,7 @@ public struct ToolArguments: Sendable, Equatable, CustomStringConvertible {
     /// The arguments decoded into `T` with Foundation's `JSONDecoder`.
     /// - Throws: `OnDeviceError.invalidArgument` when they do not fit `T`.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        do throws(EngineError) { return try Engine.decode(json, as: type) } catch {
+        do throws(EngineError) { return try StructuredOutput.decode(json, as: type) } catch {
             throw OnDeviceError.invalidArgument(error.description)
         }
     }

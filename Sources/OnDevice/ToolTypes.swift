@@ -1,5 +1,5 @@
-import Engine
 import Tokenizers
+import Tools
 
 /// How a chat may use its tools.
 public struct ToolOptions: Sendable, Equatable {

@@ -1,7 +1,8 @@
 import Audio
-import Engine
+import EngineSupport
 import Foundation
 import Runtime
+import Speech
 import Synchronization
 
 /// One turn's answer: transcribe the utterance, then ask the language model and speak its

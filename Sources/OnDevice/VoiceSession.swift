@@ -1,5 +1,4 @@
 import Audio
-import Engine
 import Foundation
 import Runtime
 

@@ -1,6 +1,6 @@
-import Engine
 import Foundation
 import Runtime
+import Speech
 import Synchronization
 
 /// The work of a voice session: the input loop (VAD over the chunks) and each turn's reply.

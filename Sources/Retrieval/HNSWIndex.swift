@@ -1,5 +1,5 @@
 import CKernels
-import Engine
+import EngineSupport
 import Foundation
 
 /// Parameters of the HNSW graph.

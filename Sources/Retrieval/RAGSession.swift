@@ -1,5 +1,6 @@
-import Engine
+import EngineSupport
 import Foundation
+import TextGeneration
 import Tokenizers
 
 /// A retrieved chunk an answer is grounded on; `number` is how the prompt (and the answer's

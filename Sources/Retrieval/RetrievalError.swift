@@ -1,6 +1,6 @@
-import Engine
 import Formats
 import Models
+import StructuredOutput
 import Tokenizers
 
 /// Errors of embedding, indexing, search and RAG. Every case says what and where.

@@ -1,4 +1,4 @@
-import Engine
+import EngineSupport
 import Foundation
 
 /// Search latency and ANN recall on synthetic embeddings, for `ondevice bench-embed`.

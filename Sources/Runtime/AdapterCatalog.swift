@@ -1,6 +1,6 @@
-import Engine
 import Foundation
 import ModelStore
+import TextGeneration
 
 /// The LoRA adapter lifecycle over the model store, shared by the SDK and the CLI: register an
 /// adapter's source with the model it fits, query the adapters for a model, download (the

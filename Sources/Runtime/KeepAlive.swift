@@ -1,3 +1,4 @@
+import EngineSupport
 /// How long an idle model stays resident after its last op, as Ollama's `keep_alive` reads:
 /// a positive time keeps it that long, zero unloads it as soon as the op ends, a negative value
 /// keeps it until memory is needed.

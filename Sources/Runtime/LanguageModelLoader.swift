@@ -1,7 +1,7 @@
-import Engine
 import Formats
-import Models
 import ModelStore
+import Models
+import TextGeneration
 
 /// Loads a GGUF language model for the residency cache and estimates it from the file's header
 /// and the context it will run with.

@@ -1,3 +1,4 @@
+import EngineSupport
 /// Polls a pressure probe on the runtime's clock and hands levels to the residency cache. It
 /// reports every poll above normal (warning and critical act on whatever became idle since) and
 /// the return to normal once (which lifts critical's unload-on-release marks).

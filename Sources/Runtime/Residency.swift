@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 
 /// One least-recently-used cache for every loaded model of every kind, under a resident-bytes

@@ -1,6 +1,8 @@
-import Engine
+import EngineSupport
 import Foundation
 import ModelStore
+import Speech
+import TextGeneration
 
 /// Uses several real models in turn under a budget smaller than their sum, the way an app that
 /// calls transcribe, then summarize, then embed would, and measures what residency costs: peak

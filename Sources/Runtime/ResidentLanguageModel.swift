@@ -1,6 +1,7 @@
-import Engine
 import Models
+import StructuredOutput
 import Synchronization
+import TextGeneration
 
 /// A language model held by the residency cache: the immutable `LanguageModel` plus a small pool
 /// of sessions (KV cache and scratch), so consecutive ops reuse an allocated cache and its prompt

@@ -1,4 +1,4 @@
-import Engine
+import Speech
 
 /// A Piper voice held by the residency cache: the synthesizer (voice network and phonemizer),
 /// shared by every op; each synthesis allocates its scratch per call.

@@ -1,5 +1,5 @@
-import Engine
 import Models
+import Speech
 import Synchronization
 import Tokenizers
 

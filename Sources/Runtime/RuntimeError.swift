@@ -1,6 +1,6 @@
-import Engine
 import Foundation
 import ModelStore
+import StructuredOutput
 
 /// Everything that can go wrong in the runtime, each case saying what and where.
 package enum RuntimeError: Error, Sendable, Equatable {

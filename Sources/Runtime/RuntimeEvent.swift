@@ -1,5 +1,5 @@
-import Engine
 import ModelStore
+import TextGeneration
 
 /// What the runtime tells its observers: downloads, loads, unloads, pressure, per-generation
 /// metrics and configuration changes.

@@ -1,8 +1,7 @@
-import Engine
 import Formats
 import Foundation
-import Models
 import ModelStore
+import Models
 import Tokenizers
 
 /// Whisper speech recognition from a faster-whisper (CTranslate2) model folder: `model.bin`,

@@ -1,8 +1,8 @@
-import Engine
 import Foundation
-import Models
 import ModelStore
+import Models
 import Phonemes
+import Speech
 
 /// Piper voices: the `*.onnx` network and its `*.onnx.json` config.
 package struct SpeechSynthesisEngine: ModelEngine {

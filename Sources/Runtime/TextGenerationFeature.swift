@@ -1,6 +1,6 @@
-import Engine
 import Foundation
 import Synchronization
+import TextGeneration
 
 /// The stable text-generation feature: one object for the runtime's whole life, whatever model
 /// runs behind it. Configuration swaps the backend (model, context, threads) underneath; holders

@@ -1,4 +1,4 @@
-import Engine
+import TextGeneration
 
 /// An op's hold on the text backend's model: the model stays resident until `release`, and
 /// `withSession` lends the op a session (KV cache) from the model's pool.

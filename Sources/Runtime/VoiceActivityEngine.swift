@@ -1,8 +1,8 @@
-import Engine
 import Formats
 import Foundation
-import Models
 import ModelStore
+import Models
+import Speech
 
 /// Silero VAD from its safetensors export (`silero_vad_16k.safetensors`).
 package struct VoiceActivityEngine: ModelEngine {

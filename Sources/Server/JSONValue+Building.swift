@@ -1,4 +1,4 @@
-import Engine
+import StructuredOutput
 
 /// Building and reading JSON bodies tersely.
 extension JSONValue {

@@ -1,8 +1,9 @@
 import Audio
-import Engine
 import Foundation
 import ModelStore
 import Runtime
+import Speech
+import StructuredOutput
 
 /// `POST /v1/audio/transcriptions`: a `multipart/form-data` upload with `file` (WAV) and
 /// `model`; optional `language`, `response_format` (json, text, verbose_json) and `temperature`.

@@ -1,9 +1,9 @@
-import Engine
 import Foundation
 import ModelStore
 import OnDevice
 import Retrieval
 import Runtime
+import StructuredOutput
 
 /// `POST /v1/embeddings`: `input` as a string or an array of strings; float vectors (or
 /// base64 of little-endian float32 with `encoding_format: base64`), L2-normalized as the

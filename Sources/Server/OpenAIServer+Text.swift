@@ -1,7 +1,9 @@
-import Engine
-import Models
 import ModelStore
+import Models
 import Runtime
+import StructuredOutput
+import TextGeneration
+import Tools
 
 /// `POST /v1/chat/completions` and `POST /v1/completions`, whole or streamed as server-sent
 /// events (`data: {chunk}` lines, then `data: [DONE]`).

@@ -1,5 +1,5 @@
-import Engine
 import Foundation
+import StructuredOutput
 
 /// The OpenAI-compatible API over `HTTPServer`: authentication, routing, and errors in
 /// OpenAI's shape. Endpoints live in `OpenAIServer+<Endpoint>.swift`.

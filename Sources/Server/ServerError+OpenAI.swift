@@ -1,4 +1,4 @@
-import Engine
+import StructuredOutput
 
 /// OpenAI's error shape: `{"error": {"message", "type", "param", "code"}}` with the status that
 /// goes with it, so clients (openai-python raises by status) see the errors they expect.

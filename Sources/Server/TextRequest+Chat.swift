@@ -1,5 +1,6 @@
-import Engine
+import StructuredOutput
 import Tokenizers
+import Tools
 
 /// The chat-specific fields: messages (text or text parts; assistant tool calls and tool
 /// results as structured turns, which the text core writes the way the model's template

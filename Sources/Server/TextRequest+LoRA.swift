@@ -1,4 +1,4 @@
-import Engine
+import StructuredOutput
 
 /// The `lora` extension field (chat and completions): LoRA adapters applied to this request only,
 /// so one resident base model serves several specializations. Accepted shapes:

@@ -1,5 +1,7 @@
-import Engine
+import StructuredOutput
+import TextGeneration
 import Tokenizers
+import Tools
 
 /// A parsed `/v1/chat/completions` or `/v1/completions` body: only the fields we act on;
 /// unknown fields are ignored, as OpenAI-compatible servers do.

@@ -1,5 +1,7 @@
-import Engine
+import StructuredOutput
+import TextGeneration
 import Tokenizers
+import Tools
 
 /// One text request on a leased session, through the engine's text core (the same prompt
 /// rendering, constraints, defaults and tool-call gating as the SDK and the CLI): the request

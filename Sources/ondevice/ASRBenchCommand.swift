@@ -1,6 +1,6 @@
 import Audio
-import Engine
 import Foundation
+import Speech
 
 /// `ondevice bench-asr`: real-time factor of Whisper transcription (processing time over audio
 /// time; below 1 is faster than real time) per clip and thread count, with the encoder and

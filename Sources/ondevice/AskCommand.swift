@@ -1,6 +1,6 @@
-import Engine
 import Foundation
 import Retrieval
+import TextGeneration
 
 /// `ondevice ask QUESTION`: an answer grounded in the index, streamed, with its citations.
 enum AskCommand {

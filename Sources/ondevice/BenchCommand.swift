@@ -1,5 +1,5 @@
-import Engine
 import Foundation
+import TextGeneration
 
 /// `ondevice bench`: prompt and generation tokens/s, printed with the model, quantization,
 /// size and threads, like llama.cpp's `llama-bench` (pp512 / tg128).

@@ -1,7 +1,9 @@
-import Engine
 import Foundation
+import StructuredOutput
 import Synchronization
+import TextGeneration
 import Tokenizers
+import Tools
 
 /// `ondevice chat --tools …`: each user turn runs the tool-call loop. On a terminal the answer
 /// streams and every call and result appears on its own line as it happens; `--json` prints one

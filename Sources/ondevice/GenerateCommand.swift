@@ -1,6 +1,6 @@
-import Engine
 import Foundation
 import OnDevice
+import TextGeneration
 import Tokenizers
 
 /// `ondevice generate`: one completion, streamed to stdout (or one JSON object with `--json`).

@@ -1,7 +1,7 @@
-import Engine
 import Foundation
 import Models
 import OnDevice
+import TextGeneration
 
 /// `--lora FILE|ID[:SCALE]` (repeatable): LoRA adapters for `generate`, `chat` and `bench`.
 /// FILE is a GGUF LoRA adapter; ID an adapter installed in the model store (`ondevice lora

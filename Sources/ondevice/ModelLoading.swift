@@ -1,7 +1,7 @@
-import Engine
 import Foundation
 import ModelStore
 import OnDevice
+import TextGeneration
 
 /// Options every model-running command accepts.
 struct RuntimeOptions {

@@ -1,6 +1,6 @@
 import Audio
-import Engine
 import Foundation
+import Speech
 
 /// `ondevice transcribe --stream`: plays the file into live transcription in real time (one
 /// chunk every `chunkMilliseconds`, as a microphone would deliver it) and prints partial text

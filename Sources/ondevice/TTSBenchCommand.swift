@@ -1,6 +1,6 @@
-import Engine
 import Foundation
 import Runtime
+import Speech
 
 /// `ondevice bench-tts`: real-time factor of Piper synthesis (compute seconds over audio
 /// seconds, Piper's definition; below 1 is faster than real time) per sentence and thread

@@ -1,7 +1,7 @@
 import Audio
-import Engine
 import Foundation
 import Runtime
+import Speech
 
 /// `ondevice transcribe FILE`: speech to text with Whisper. Prints timed lines, or one JSON
 /// object (`--json`), or subtitles (`--srt`, `--vtt`); `--stream` prints partial and final

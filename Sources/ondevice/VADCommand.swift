@@ -1,7 +1,7 @@
 import Audio
-import Engine
 import Foundation
 import Runtime
+import Speech
 
 /// `ondevice vad FILE`: speech segments found by Silero VAD, as lines or one JSON object.
 enum VADCommand {

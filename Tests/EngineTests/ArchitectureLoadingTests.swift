@@ -1,8 +1,9 @@
-import Engine
 import Foundation
 import Models
-import Testing
+import StructuredOutput
 import TestSupport
+import Testing
+import TextGeneration
 
 /// What a decoder refuses at load: anything in the file that would change the math but that the
 /// architecture does not implement is a typed error, never a model that answers wrongly.

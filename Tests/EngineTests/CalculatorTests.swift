@@ -1,6 +1,7 @@
-import Engine
 import Foundation
+import StructuredOutput
 import Testing
+import Tools
 
 @Suite struct CalculatorTests {
     @Test(arguments: [

@@ -1,5 +1,5 @@
-import Engine
 import Testing
+import Tools
 
 @Suite struct CallOpeningTests {
     static func decide(_ pieces: [String]) -> (decision: CallOpening.Decision, passed: String) {

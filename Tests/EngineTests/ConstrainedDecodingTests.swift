@@ -1,7 +1,8 @@
-import Engine
 import Foundation
-import Testing
+import StructuredOutput
 import TestSupport
+import Testing
+import TextGeneration
 
 /// Constrained decoding on a random-weight model: whatever the model "wants", the output must
 /// be valid JSON for the schema, for every seed. Multi-byte tokens that cross JSON structure

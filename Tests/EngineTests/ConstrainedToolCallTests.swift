@@ -1,8 +1,10 @@
-import Engine
 import Foundation
+import StructuredOutput
 import Synchronization
 import Testing
+import TextGeneration
 import Tokenizers
+import Tools
 
 /// Tool calls through the real engine on a random-weight model: whatever it "wants", a call
 /// must parse, name a registered tool and carry arguments valid for that tool.

@@ -1,7 +1,7 @@
-import Engine
 import Foundation
-import Testing
 import TestSupport
+import Testing
+import TextGeneration
 
 @Suite struct GeneratorTests {
     @Test func `greedy generation is deterministic and stops at max tokens`() throws {

@@ -1,4 +1,4 @@
-import Engine
+import StructuredOutput
 import Testing
 
 @Suite struct GrammarTests {

@@ -1,5 +1,5 @@
-import Engine
 import Foundation
+import StructuredOutput
 import Testing
 
 @Suite struct JSONValueTests {

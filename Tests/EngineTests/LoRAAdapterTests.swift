@@ -1,8 +1,9 @@
-import Engine
 import Foundation
 import Models
-import Testing
+import StructuredOutput
 import TestSupport
+import Testing
+import TextGeneration
 
 /// LoRA adapters on tiny F32 models: the run-time delta equals merging B·A into the weights,
 /// removing an adapter restores the base bit for bit, and bad adapters are typed errors.

@@ -1,7 +1,8 @@
-import Engine
 import Models
-import Testing
+import StructuredOutput
 import TestSupport
+import Testing
+import TextGeneration
 
 @Suite struct SessionTests {
     @Test(arguments: ["llama", "gemma3"])

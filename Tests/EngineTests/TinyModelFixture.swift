@@ -1,6 +1,6 @@
-import Engine
 import Foundation
 import TestSupport
+import TextGeneration
 
 /// Loads a `TinyModel` from a temporary GGUF (the mapping keeps the file's data alive).
 func loadTiny(_ configure: (inout TinyModel) -> Void = { _ in }) throws -> LanguageModel {

@@ -1,8 +1,10 @@
-import Engine
 import Foundation
+import StructuredOutput
 import Synchronization
 import Testing
+import TextGeneration
 import Tokenizers
+import Tools
 
 /// A scripted model: returns the given replies in order, and records what each turn saw. It
 /// tests the loop, not any model.

@@ -1,7 +1,7 @@
-import Engine
 import Foundation
-import Testing
 import TestSupport
+import Testing
+import TextGeneration
 
 /// Our engine against llama.cpp's references (../shared/golden/llm, see its README): greedy
 /// continuations, teacher-forced argmax, and top-10 logits.

@@ -1,8 +1,9 @@
-import Engine
 import Foundation
 import Models
-import Testing
+import StructuredOutput
 import TestSupport
+import Testing
+import TextGeneration
 
 /// The pirate LoRA adapter of ../shared/golden/lora (see its README) on SmolLM2-135M-Instruct
 /// Q4_1 against llama.cpp's greedy references: base alone, adapter at scale 1.0 and 0.5, all in

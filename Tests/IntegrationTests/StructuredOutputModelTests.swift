@@ -1,7 +1,8 @@
-import Engine
 import Foundation
-import Testing
+import StructuredOutput
 import TestSupport
+import Testing
+import TextGeneration
 import Tokenizers
 
 /// Structured output on SmolLM2-135M-Instruct: every one of 20 schemas × 5 prompts must give a

@@ -1,8 +1,8 @@
-import Engine
 import Foundation
 import ModelStore
-import Testing
 import TestSupport
+import Testing
+import TextGeneration
 
 /// Architectures whose real weights cannot be had here, checked against llama.cpp on small
 /// synthetic GGUFs in each architecture's real layout (Fixtures/synthetic, README there).

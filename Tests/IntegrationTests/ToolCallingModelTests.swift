@@ -1,8 +1,9 @@
-import Engine
 import Foundation
-import Testing
 import TestSupport
+import Testing
+import TextGeneration
 import Tokenizers
+import Tools
 
 /// The tool loop live on SmolLM2-135M-Instruct. A 135M model is weak at deciding to call a
 /// tool, so the test holds the loop to its invariants (every call parses and is valid, the cap

@@ -1,6 +1,6 @@
 // Scoped imports: the Engine's own `Tool` would make the public `Tool` ambiguous here.
-import struct Engine.Calculator
-import struct Engine.ToolRegistry
+import struct Tools.Calculator
+import struct Tools.ToolRegistry
 import Foundation
 import OnDevice
 import Synchronization

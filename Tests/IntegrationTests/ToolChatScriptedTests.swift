@@ -1,8 +1,8 @@
 // Scoped imports: the Engine's own `Tool` would make the public `Tool` ambiguous here.
-import protocol Engine.AssistantResponding
-import struct Engine.AssistantReply
-import enum Engine.ToolChoice
-import struct Engine.ToolRegistry
+import protocol TextGeneration.AssistantResponding
+import struct TextGeneration.AssistantReply
+import enum TextGeneration.ToolChoice
+import struct Tools.ToolRegistry
 import Foundation
 import OnDevice
 import Synchronization

@@ -1,9 +1,9 @@
-import Engine
 import Foundation
 import OnDevice
 import Retrieval
-import Testing
 import TestSupport
+import Testing
+import TextGeneration
 import Tokenizers
 
 /// Text from users, documents and tools stays text in every door: a message, a passage or a

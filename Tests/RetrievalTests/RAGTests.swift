@@ -1,8 +1,8 @@
-import Engine
 import Foundation
 import Retrieval
-import Testing
 import TestSupport
+import Testing
+import TextGeneration
 
 /// RAG over an index with SmolLM2-135M-Instruct on our engine.
 @Suite(.serialized) struct RAGTests {

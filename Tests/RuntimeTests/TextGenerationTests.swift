@@ -1,7 +1,7 @@
-import Engine
 import ModelStore
 import Runtime
 import Testing
+import TextGeneration
 
 /// The stable text feature over tiny models served by the loopback store.
 @Suite struct TextGenerationTests {

@@ -1,9 +1,11 @@
-import Engine
 import Foundation
 import Server
-import Testing
+import StructuredOutput
 import TestSupport
+import Testing
+import TextGeneration
 import Tokenizers
+import Tools
 
 /// The server's door for untrusted text: a chat message, a tool result and a completions prompt
 /// that spell ChatML's control tokens are tokenized as text, exactly as the shared core does

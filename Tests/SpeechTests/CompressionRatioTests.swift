@@ -1,5 +1,5 @@
-import Engine
 import Foundation
+import Speech
 import Testing
 
 @Suite struct CompressionRatioTests {

@@ -1,6 +1,6 @@
-import Engine
 import Foundation
 import Phonemes
+import Speech
 import Synchronization
 import TestSupport
 import Testing

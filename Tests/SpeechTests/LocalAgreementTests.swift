@@ -1,4 +1,4 @@
-import Engine
+import Speech
 import Testing
 
 @Suite struct LocalAgreementTests {

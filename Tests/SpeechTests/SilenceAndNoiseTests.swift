@@ -1,6 +1,6 @@
 import Audio
-import Engine
 import Foundation
+import Speech
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Audio
-import Engine
 import Foundation
 import Models
+import Speech
 import TestSupport
 import Testing
 

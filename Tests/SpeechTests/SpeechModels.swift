@@ -1,6 +1,6 @@
-import Engine
 import Foundation
 import Models
+import Speech
 import TestSupport
 import Tokenizers
 

@@ -1,8 +1,8 @@
 import Audio
-import Engine
 import Foundation
 import Models
 import Phonemes
+import Speech
 import TestSupport
 import Testing
 

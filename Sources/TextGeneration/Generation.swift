@@ -1,0 +1,62 @@
+import Foundation
+import Models
+import StructuredOutput
+
+/// Options of one generation call. The defaults are the one set every door shares (SDK, CLI,
+/// server); a door overrides only what its request states.
+package struct GenerationOptions: Sendable, Equatable {
+    package var maxTokens: Int = 512
+    package var sampling = SamplingParameters()
+    /// Generation stops before any of these strings would be emitted.
+    package var stop: [String] = []
+    /// Never end on an end-of-generation token (llama.cpp's `ignore_eos`): generate until
+    /// `maxTokens`, a stop string or the context limit. For benchmarks and tests.
+    package var ignoreEndOfGeneration = false
+    /// LoRA adapters and their scales for this call (several add their deltas); empty runs the
+    /// base model. The session switches to them before the prompt (clearing its cache if they
+    /// changed), so sessions over one model can each use their own.
+    package var adapters: [ScaledAdapter] = []
+    package init() {}
+}
+
+/// Measured figures of one generation.
+package struct GenerationMetrics: Sendable, Equatable, Codable {
+    package var promptTokens = 0
+    /// Prompt tokens served from the KV cache instead of evaluated.
+    package var reusedPromptTokens = 0
+    package var completionTokens = 0
+    /// Seconds from the call to the first generated token.
+    package var timeToFirstToken = 0.0
+    package var promptSeconds = 0.0
+    package var generationSeconds = 0.0
+    package var finishReason = FinishReason.length
+
+    package init() {}
+
+    /// Evaluated prompt tokens per second.
+    package var promptTokensPerSecond: Double {
+        promptSeconds > 0 ? Double(promptTokens - reusedPromptTokens) / promptSeconds : 0
+    }
+
+    /// Generated tokens per second, counted after the first (which the prompt pass produced).
+    package var generationTokensPerSecond: Double {
+        completionTokens > 1 && generationSeconds > 0 ? Double(completionTokens - 1) / generationSeconds : 0
+    }
+}
+
+/// The outcome of a generation.
+package struct GenerationResult: Sendable, Equatable {
+    package var promptIds: [Int32]
+    package var generatedIds: [Int32]
+    package var text: String
+    package var metrics: GenerationMetrics
+}
+
+/// What a generation stream yields.
+package enum GenerationEvent: Sendable, Equatable {
+    /// A generated token and the text it completes (empty while a UTF-8 sequence or a possible
+    /// stop string is still pending).
+    case token(id: Int32, text: String)
+    /// The final event: everything generated, with metrics.
+    case finished(GenerationResult)
+}

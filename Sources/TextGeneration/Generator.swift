@@ -1,0 +1,152 @@
+import EngineSupport
+import Foundation
+import StructuredOutput
+import Tokenizers
+
+/// The decode loop: prefill, then sample / evaluate one token at a time until an
+/// end-of-generation token, a stop string, `maxTokens`, a full context or cancellation.
+package struct Generator {
+    package let session: Session
+    package let options: GenerationOptions
+
+    package init(session: Session, options: GenerationOptions) {
+        self.session = session
+        self.options = options
+    }
+
+    /// Runs to completion. `onToken` receives each token with the text it makes final;
+    /// `isCancelled` is polled before every expensive step. A `constraint` restricts every
+    /// token chosen (and ends generation when it is complete).
+    package func run(prompt: [Int32], constraint: (any TokenConstraint)? = nil, isCancelled: () -> Bool = { false },
+                     onToken: (Int32, String) -> Void = { _, _ in }) throws(EngineError) -> GenerationResult {
+        let clock = ContinuousClock()
+        let t0 = clock.now
+        var metrics = GenerationMetrics()
+        metrics.promptTokens = prompt.count
+        if isCancelled() { throw .cancelled }
+        try session.setAdapters(options.adapters)
+        metrics.reusedPromptTokens = try session.prefill(prompt)
+        let tPrompt = clock.now
+        metrics.promptSeconds = (tPrompt - t0).seconds
+
+        let tokenizer = session.model.tokenizer
+        let eog = tokenizer.endOfGenerationIds
+        var sampler = Sampler(options.sampling)
+        var detok = StreamingDetokenizer(tokenizer: tokenizer)
+        var stop = StopMatcher(stops: options.stop)
+        var generated: [Int32] = []
+        generated.reserveCapacity(options.maxTokens)
+        var text = ""
+        var reason = FinishReason.length
+        var tFirst = tPrompt
+
+        while generated.count < options.maxTokens {
+            if isCancelled() { reason = .cancelled; break }
+            let history = session.tokens[...]
+            let id: Int32
+            if let constraint {
+                let remaining = min(options.maxTokens - generated.count, session.contextLength - session.tokens.count + 1)
+                id = try sampler.sample(session.logits, count: session.vocabularySize, history: history,
+                                        constraint: constraint, remaining: remaining)
+                try constraint.accept(id)
+            } else {
+                if options.ignoreEndOfGeneration {
+                    for e in eog where Int(e) < session.vocabularySize { session.logits[Int(e)] = -.infinity }
+                }
+                id = sampler.sample(session.logits, count: session.vocabularySize, history: history)
+            }
+            generated.append(id)
+            if generated.count == 1 { tFirst = clock.now }
+            if eog.contains(id) {
+                onToken(id, "")
+                reason = .endOfGeneration
+                break
+            }
+            let (emit, stopped) = stop.feed(detok.append(id))
+            text += emit
+            onToken(id, emit)
+            if stopped { reason = .stopSequence; break }
+            if constraint?.isComplete == true { reason = .grammarComplete; break }
+            if generated.count == options.maxTokens { break }
+            if session.tokens.count >= session.contextLength { reason = .contextFull; break }
+            if isCancelled() { reason = .cancelled; break }
+            try session.evaluate([id][...])
+        }
+        if reason != .stopSequence {
+            let tail = stop.feed(detok.flush()).emit + stop.flush()
+            text += tail
+            if !tail.isEmpty { onToken(generated.last ?? -1, tail) }
+        }
+        let tEnd = clock.now
+        metrics.completionTokens = generated.count
+        metrics.timeToFirstToken = (tFirst - t0).seconds
+        metrics.generationSeconds = (tEnd - tFirst).seconds
+        metrics.finishReason = reason
+        return GenerationResult(promptIds: prompt, generatedIds: generated, text: text, metrics: metrics)
+    }
+}
+
+/// Streams a generation. The producer, on a compute thread of its own, owns the session while
+/// the stream lives; cancelling the consumer (or dropping the stream) stops it within one token,
+/// and the stream always ends with `.finished` unless an error is thrown. The producer runs at
+/// most `generationReadAhead` tokens ahead of the consumer, so a consumer that stalls pauses
+/// decoding rather than letting it run to the end unread.
+///
+/// `stopper`, when given, ends the generation early without ending the stream: the producer
+/// stops before its next token and the stream still finishes with `.finished` (reason
+/// `cancelled`), so the caller knows the session is free again before it uses it.
+package func generateStream(session: Session, prompt: [Int32], options: GenerationOptions,
+                             constraint: (any TokenConstraint)? = nil, stopper: CancellationFlag? = nil) -> AsyncThrowingStream<GenerationEvent, Error> {
+    generationStream(session: session, prompt: prompt, options: options, constraint: constraint, stopper: stopper) { _, _ in }
+}
+
+/// Tokens a generation stream may decode ahead of its consumer.
+package let generationReadAhead = 64
+
+/// The producer behind every generation stream; `check` may reject a finished result (with
+/// the constraint it ran under) before `.finished` is sent.
+func generationStream(session: Session, prompt: [Int32], options: GenerationOptions, constraint: (any TokenConstraint)?,
+                      stopper: CancellationFlag? = nil, check: @escaping @Sendable (GenerationResult, (any TokenConstraint)?) throws -> Void)
+    -> AsyncThrowingStream<GenerationEvent, Error> {
+    let (inner, continuation) = AsyncThrowingStream<GenerationEvent, Error>.makeStream()
+    let box = SessionBox(session, constraint: constraint)
+    let cancelled = CancellationFlag()
+    let gate = DemandGate(limit: generationReadAhead)
+    continuation.onTermination = { _ in
+        cancelled.cancel()
+        gate.cancel()
+    }
+    ComputeThread.start(name: "ondevice.generate") {
+        do {
+            let result = try Generator(session: box.session, options: options).run(
+                prompt: prompt, constraint: box.constraint, isCancelled: { cancelled.isCancelled || stopper?.isCancelled == true },
+                onToken: { id, text in
+                    gate.waitForRoom()
+                    continuation.yield(.token(id: id, text: text))
+                })
+            try check(result, box.constraint)
+            continuation.yield(.finished(result))
+            continuation.finish()
+        } catch {
+            continuation.finish(throwing: error)
+        }
+    }
+    // Each `next()` of the returned stream takes one event from the producer's buffer and makes
+    // room for one more token; dropping or cancelling it terminates `inner`, which stops the
+    // producer.
+    let events = GatedIterator(inner, gate: gate)
+    return AsyncThrowingStream { try await events.next() }
+}
+
+/// Carries a session (and its constraint) into the stream's producer task.
+///
+/// `@unchecked Sendable`: while the stream is live only the producer touches the session and
+/// the constraint; callers must not use them until the stream has finished.
+final class SessionBox: @unchecked Sendable {
+    let session: Session
+    let constraint: (any TokenConstraint)?
+    init(_ session: Session, constraint: (any TokenConstraint)? = nil) {
+        self.session = session
+        self.constraint = constraint
+    }
+}
