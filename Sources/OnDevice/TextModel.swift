@@ -7,14 +7,14 @@ import Tokenizers
 /// the memory budget, and each is evicted when idle like any other.
 ///
 /// ```swift
-/// let ai = OnDevice()
+/// let ai = OnDeviceAI()
 /// let coder = ai.textModel("qwen2.5-coder-0.5b-instruct-q4_k_m")
 /// let reply = try await coder.chat([.user("Write a Swift function that reverses a string.")])
 /// ```
 public struct TextModel: Sendable {
     /// The model: a catalog id, the id of a model added to the store, or the path of a GGUF file.
     public let id: String
-    let ai: OnDevice
+    let ai: OnDeviceAI
 
     /// Generates a continuation of `prompt`. Chat models answer it as a user turn (after
     /// `system`, if given); `raw` feeds it to the model as is, as does a model without a chat
@@ -91,7 +91,7 @@ public struct TextModelInfo: Sendable, Equatable {
     public var hasChatTemplate: Bool
 }
 
-extension OnDevice {
+extension OnDeviceAI {
     /// A handle on the text model `id` (a catalog id, a store id or a GGUF path).
     public func textModel(_ id: String) -> TextModel { TextModel(id: id, ai: self) }
 

@@ -34,7 +34,7 @@ struct VoiceReply: Sendable {
             core.replyFinished(turn: turn, user: heard, answer: answer)
         } catch {
             if Task.isCancelled { return }
-            core.replyAbandoned(turn: turn, error: String(describing: OnDevice.mapped(error)))
+            core.replyAbandoned(turn: turn, error: String(describing: OnDeviceAI.mapped(error)))
         }
     }
 
@@ -54,7 +54,7 @@ struct VoiceReply: Sendable {
                                            let seconds = (clock.now - thinking).seconds
                                            core.record(turn: turn) { $0.firstSentenceSeconds = seconds }
                                        }) { chunk in
-            guard case .audio(let audio) = OnDevice.publicEvent(.chunk(chunk)) else { return }
+            guard case .audio(let audio) = OnDeviceAI.publicEvent(.chunk(chunk)) else { return }
             let now = clock.now
             core.speak(audio, turn: turn) { m in
                 if chunk.index == 0 { m.firstAudioLatency = (now - speechEndedAt).seconds }

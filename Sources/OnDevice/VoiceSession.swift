@@ -3,7 +3,7 @@ import Foundation
 import Runtime
 
 /// A spoken conversation: speech in, spoken answers out (VAD → Whisper → language model →
-/// Piper). Made by `OnDevice.createVoiceSession`; read `events` until it ends.
+/// Piper). Made by `OnDeviceAI.createVoiceSession`; read `events` until it ends.
 ///
 /// The session holds the VAD, Whisper and voice models for its whole life (the language model
 /// is leased per answer by the chat op). It ends when the input ends and the last answer is
@@ -54,18 +54,18 @@ public final class VoiceSession: Sendable {
     }
 }
 
-extension OnDevice {
+extension OnDeviceAI {
     /// A voice session over `input`, 16 kHz mono PCM chunks (a microphone, or
     /// `VoiceSession.audioChunks(of:)` for a file). `stt`, `llm` and `tts` pick the Whisper
     /// model, language model and Piper voice (nil: this instance's configured ones; an `llm`
     /// other than the configured text model runs on an instance of its own).
     public func createVoiceSession(input: AsyncStream<[Float]>, stt: String? = nil, llm: String? = nil, tts: String? = nil,
                                    options: VoiceSessionOptions = VoiceSessionOptions()) throws -> VoiceSession {
-        var chat: OnDevice = self
+        var chat: OnDeviceAI = self
         if let llm, llm != configuration.textModel {
             var other = configuration
             other.textModel = llm
-            chat = try OnDevice(configuration: other)
+            chat = OnDeviceAI(configuration: other)
         }
         let context = VoiceSessionContext(ai: self, chat: chat, stt: stt ?? configuration.transcriptionModel,
                                           tts: tts ?? configuration.speechVoice, options: options)

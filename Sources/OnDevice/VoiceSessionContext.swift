@@ -5,8 +5,8 @@ import Synchronization
 
 /// The work of a voice session: the input loop (VAD over the chunks) and each turn's reply.
 struct VoiceSessionContext: Sendable {
-    let ai: OnDevice
-    let chat: OnDevice
+    let ai: OnDeviceAI
+    let chat: OnDeviceAI
     let stt: String
     let tts: String
     let options: VoiceSessionOptions
@@ -21,7 +21,7 @@ struct VoiceSessionContext: Sendable {
         let warmUp = Task { _ = try? await chat.runtime().textGeneration.prepare() }
         let models: VoiceModels
         do { models = try await VoiceModels.lease(ai: ai, stt: stt, tts: tts) } catch {
-            core.emit(.error(String(describing: OnDevice.mapped(error))))
+            core.emit(.error(String(describing: OnDeviceAI.mapped(error))))
             await warmUp.value
             core.close()
             return
@@ -107,7 +107,7 @@ struct VoiceModels: Sendable {
     /// Serializes use of the session's one Whisper transcriber.
     let whisperGate = WhisperGate()
 
-    static func lease(ai: OnDevice, stt: String, tts: String) async throws -> VoiceModels {
+    static func lease(ai: OnDeviceAI, stt: String, tts: String) async throws -> VoiceModels {
         let vad = try await ai.leaseModel(ResidentVoiceActivityModel.self, ai.configuration.voiceActivityModel)
         do {
             let whisper = try await ai.leaseModel(ResidentWhisperModel.self, stt)

@@ -24,7 +24,7 @@ enum ChatCommand {
         if a.has("json") { throw CLIError.io("chat --json needs --tools (it prints each turn's calls and answer)") }
         // Through the public API: a chat session keeps the conversation and its KV cache, so each
         // turn evaluates only what is new.
-        let ai = try OnDevice(configuration: try TextOpCommand.configuration(a))
+        let ai = OnDeviceAI(configuration: try TextOpCommand.configuration(a))
         let model = ai.textModel(try await ModelLocator.reference(for: try a.require("model")))
         var textOptions = try TextOpCommand.textOptions(a)
         textOptions.adapters = try await LoRAChoice.all(a).map(\.lora)
@@ -40,10 +40,10 @@ enum ChatCommand {
                 for try await event in chat.respondStream(to: input) {
                     if case .partial(let text) = event { writeOut(text) }
                 }
-            } catch OnDeviceError.inputTooLong(let tokens, let limit) {
-                print("\n[conversation is \(tokens) tokens, over the \(limit) this context allows; /reset to start over]")
+            } catch let error as OnDeviceError where error.code == .inputTooLong {
+                print("\n[conversation is \(error.tokens ?? 0) tokens, over the \(error.limit ?? 0) this context allows; /reset to start over]")
                 continue
-            } catch OnDeviceError.noChatTemplate {
+            } catch let error as OnDeviceError where error.code == .noChatTemplate {
                 throw CLIError.io("the model has no chat template; use 'ondevice generate --raw'")
             }
             writeOut("\n")

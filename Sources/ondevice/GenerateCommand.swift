@@ -18,7 +18,7 @@ enum GenerateCommand {
         if a.has("special") && !a.has("raw") { throw CLIError.io("--special applies to a --raw prompt only") }
         // Through the public API like every door: the runtime leases the model (residency,
         // capability, events) and the text core renders the prompt.
-        let ai = try OnDevice(configuration: try TextOpCommand.configuration(a))
+        let ai = OnDeviceAI(configuration: try TextOpCommand.configuration(a))
         let model = ai.textModel(try await ModelLocator.reference(for: try a.require("model")))
         var options = try TextOpCommand.textOptions(a)
         options.parseSpecialTokens = a.has("special")
@@ -78,7 +78,7 @@ enum GenerateCommand {
     /// schema) on stdout.
     static func structured(_ a: Arguments, schemaPath: String, prompt: String) async throws {
         guard let data = FileManager.default.contents(atPath: schemaPath) else { throw CLIError.io("cannot read '\(schemaPath)'") }
-        let ai = try OnDevice(configuration: try TextOpCommand.configuration(a))
+        let ai = OnDeviceAI(configuration: try TextOpCommand.configuration(a))
         var options = try TextOpCommand.textOptions(a)
         if a.string("max-tokens") == nil { options.maxTokens = 512 }
         let result = try await ai.generate(prompt, schema: String(decoding: data, as: UTF8.self), options: options)

@@ -20,12 +20,12 @@ enum SpeakCommand {
             text = a.positionals.joined(separator: " ")
         }
         let output = try a.require("output")
-        var configuration = OnDevice.Configuration()
+        var configuration = OnDeviceAI.Configuration()
         configuration.threads = try a.int("threads")
         if let t = configuration.threads, t < 1 { throw CLIError.invalidValue(option: "--threads", value: "\(t)", expected: "positive") }
         let options = SpeechOptions(noiseScale: try a.float("noise-scale"), lengthScale: try a.float("length-scale"),
                                     noiseW: try a.float("noise-w"), seed: UInt64(try a.int("seed") ?? 0))
-        let ai = try OnDevice(configuration: configuration)
+        let ai = OnDeviceAI(configuration: configuration)
         let voice = a.string("voice") ?? configuration.speechVoice
         let audio = try await ai.synthesize(text, voice: voice, options: options)
         let wav = WAVFile.encode(AudioClip(samples: audio.samples, sampleRate: audio.sampleRate))

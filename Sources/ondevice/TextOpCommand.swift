@@ -19,7 +19,7 @@ enum TextOpCommand {
             guard let data = FileManager.default.contents(atPath: source) else { throw CLIError.io("cannot read '\(source)'") }
             text = String(decoding: data, as: UTF8.self)
         }
-        let ai = try OnDevice(configuration: try configuration(a))
+        let ai = OnDeviceAI(configuration: try configuration(a))
         let options = try textOptions(a)
         let stream: AsyncThrowingStream<TextEvent, Error>
         switch op {
@@ -37,8 +37,8 @@ enum TextOpCommand {
         try await emit(stream, json: a.has("json"))
     }
 
-    static func configuration(_ a: Arguments) throws -> OnDevice.Configuration {
-        var c = OnDevice.Configuration()
+    static func configuration(_ a: Arguments) throws -> OnDeviceAI.Configuration {
+        var c = OnDeviceAI.Configuration()
         if let m = a.string("model") { c.textModel = m }
         c.threads = try a.int("threads")
         c.contextLength = try a.int("context")

@@ -7,7 +7,7 @@ enum TokenizeCommand {
     static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["model"], flags: ["json", "no-special"])
         guard let text = a.positionals.first else { throw CLIError.missingArgument("TEXT") }
-        let ai = try OnDevice(configuration: try TextOpCommand.configuration(a))
+        let ai = OnDeviceAI(configuration: try TextOpCommand.configuration(a))
         let model = ai.textModel(try await ModelLocator.reference(for: try a.require("model")))
         let ids = try await model.tokenize(readTextArgument(text), parseSpecialTokens: !a.has("no-special"))
         if a.has("json") {

@@ -12,12 +12,12 @@ enum VoiceCommand {
                               flags: ["json"])
         let input = try a.require("input")
         let output = try a.require("output")
-        var configuration = OnDevice.Configuration()
+        var configuration = OnDeviceAI.Configuration()
         configuration.threads = try a.int("threads")
         var options = VoiceSessionOptions()
         if let system = a.string("system") { options.instructions = system }
         if let n = try a.int("max-tokens") { options.text.maxTokens = n }
-        let ai = try OnDevice(configuration: configuration)
+        let ai = OnDeviceAI(configuration: configuration)
         let audio = try VoiceSession.audioChunks(of: URL(fileURLWithPath: input))
         let session = try ai.createVoiceSession(input: audio, stt: a.string("stt"), llm: a.string("llm"), tts: a.string("tts"),
                                                 options: options)

@@ -13,7 +13,7 @@ import TestSupport
         let home: TemporaryDirectory
         let server: LoopbackHTTPServer
         let base = TinyModel().writer()
-        let ai: OnDevice
+        let ai: OnDeviceAI
 
         init() async throws {
             home = try TemporaryDirectory(prefix: "ondevice-adapters")
@@ -21,12 +21,12 @@ import TestSupport
             let file = try base.write(in: home, name: "tiny-source.gguf")
             let store = try ModelStore(configuration: StoreConfiguration(root: home.path + "/store"))
             _ = try await store.importModel(id: "tiny", from: file)
-            var c = OnDevice.Configuration()
+            var c = OnDeviceAI.Configuration()
             c.storeRoot = home.path + "/store"
             c.hubEndpoint = server.baseURL
             c.textModel = "tiny"
             c.threads = 1
-            ai = try OnDevice(configuration: c)
+            ai = OnDeviceAI(configuration: c)
         }
 
         deinit { server.stop(); home.cleanup() }
@@ -78,8 +78,8 @@ import TestSupport
             try await f.ai.downloadAdapter("wrong")
             Issue.record("a gemma3 adapter was installed for a llama model")
         } catch let error as OnDeviceError {
-            guard case .adapterUnusable(let id, let reason) = error else { Issue.record("wrong error \(error)"); return }
-            #expect(id == "wrong")
+            guard error.code == .adapterUnusable, let reason = error.reason else { Issue.record("wrong error \(error)"); return }
+            #expect(error.path == "wrong")
             #expect(reason.contains("does not fit 'tiny'"), "\(reason)")
         }
         #expect(try await f.ai.adapters(for: "tiny").first?.isInstalled == false)

@@ -94,19 +94,19 @@ import TestSupport
 
 /// The public capability question answers with the instance's own models and every engine.
 @Suite struct PublicCapabilityTests {
-    @Test func `an OnDevice instance answers every operation, ready for the installed speech and embedding models`() async throws {
+    @Test func `an OnDeviceAI instance answers every operation, ready for the installed speech and embedding models`() async throws {
         _ = try #require(TestModels.path("silero_vad_16k.safetensors"), "models not installed: run scripts/setup.sh")
-        let ai = try OnDevice()
+        let ai = OnDeviceAI()
         for operation in [Capability.Operation.transcribe, .detectSpeech, .embed, .search] {
             let answer = try await ai.capability(operation)
             #expect(answer.status == .ready, "\(operation): \(answer.status)")
             #expect(!answer.estimateIsLowerBound && (answer.residentEstimateBytes ?? 0) > 0)
         }
         #expect(try await ai.capability(.speak).status == .ready)
-        var c = OnDevice.Configuration()
+        var c = OnDeviceAI.Configuration()
         let home = try TemporaryDirectory()
         c.storeRoot = home.file("models")
-        let empty = try OnDevice(configuration: c)
+        let empty = OnDeviceAI(configuration: c)
         let transcribe = try await empty.capability(.transcribe)
         #expect(transcribe.status == .needsDownload(bytes: transcribe.downloadBytesRemaining) && transcribe.downloadBytesRemaining > 0)
         #expect(transcribe.model == "whisper-tiny.en-ct2" && transcribe.estimateIsLowerBound)

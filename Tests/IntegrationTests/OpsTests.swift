@@ -6,14 +6,14 @@ import TestSupport
 /// The public text ops on real models: each op works, long inputs follow their policy, chat
 /// reuses its cached prefix, and every stream stops promptly when its consumer cancels.
 @Suite(.serialized) struct OpsTests {
-    static func instance(_ file: String = TestModels.smolLM2, context: Int? = nil) throws -> OnDevice {
-        var c = OnDevice.Configuration()
+    static func instance(_ file: String = TestModels.smolLM2, context: Int? = nil) throws -> OnDeviceAI {
+        var c = OnDeviceAI.Configuration()
         _ = try #require(TestModels.path(file), "\(file) not installed: run scripts/setup.sh")
         c.textModel = file == TestModels.gemma3 ? "gemma3-270m-q4_k_m"
             : file == TestModels.qwen25 ? "qwen2.5-coder-0.5b-instruct-q4_k_m" : "smollm2-135m-instruct-q4_1"
         c.contextLength = context
         c.threads = 2
-        return try OnDevice(configuration: c)
+        return OnDeviceAI(configuration: c)
     }
 
     static var greedy: TextOptions {

@@ -3,14 +3,14 @@ import OnDevice
 import TestSupport
 import Testing
 
-/// The public photo API: culling a folder through an `OnDevice` instance, and switching the
+/// The public photo API: culling a folder through an `OnDeviceAI` instance, and switching the
 /// backend through its runtime configuration.
 @Suite struct PhotoLibraryTests {
     @Test func `an app culls the golden burst and switches backend on the same library`() async throws {
         let home = try TemporaryDirectory()
-        var configuration = OnDevice.Configuration()
+        var configuration = OnDeviceAI.Configuration()
         configuration.storeRoot = home.file("models")  // empty store: no model, perceptual fallback
-        let ai = try OnDevice(configuration: configuration)
+        let ai = OnDeviceAI(configuration: configuration)
         let photos = try await ai.photoLibrary(cacheDirectory: URL(fileURLWithPath: home.file("cache")))
         guard case .perceptual(let reason) = photos.backend else { Issue.record("\(photos.backend)"); return }
         #expect(reason.contains("not installed"))

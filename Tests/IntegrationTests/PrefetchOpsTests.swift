@@ -22,10 +22,10 @@ import TestSupport
         }
         let home = try TemporaryDirectory(prefix: "ondevice-prefetch")
         defer { home.cleanup() }
-        var c = OnDevice.Configuration()
+        var c = OnDeviceAI.Configuration()
         c.storeRoot = home.path
         c.hubEndpoint = server.baseURL
-        let ai = try OnDevice(configuration: c)
+        let ai = OnDeviceAI(configuration: c)
 
         let received = Mutex<Int64>(0)
         #expect(try await ai.prefetch([.detectSpeech]) { p in received.withLock { $0 = max($0, p.receivedBytes) } } == ["silero-vad-v6"])
@@ -50,16 +50,16 @@ import TestSupport
         }
         let home = try TemporaryDirectory(prefix: "ondevice-prefetch")
         defer { home.cleanup() }
-        var c = OnDevice.Configuration()
+        var c = OnDeviceAI.Configuration()
         c.storeRoot = home.path
         c.hubEndpoint = server.baseURL
-        let ai = try OnDevice(configuration: c)
+        let ai = OnDeviceAI(configuration: c)
         do {
             try await ai.prefetch([.detectSpeech])
             Issue.record("a corrupted model was installed")
         } catch let error as OnDeviceError {
-            guard case .modelUnavailable(let model, let reason) = error else { Issue.record("wrong error \(error)"); return }
-            #expect(model == "silero-vad-v6")
+            guard error.code == .modelUnavailable, let reason = error.reason else { Issue.record("wrong error \(error)"); return }
+            #expect(error.model == "silero-vad-v6")
             #expect(reason.contains("sha256") || reason.contains("checksum"), "\(reason)")
         }
         let store = try ModelStore(configuration: StoreConfiguration(root: home.path))

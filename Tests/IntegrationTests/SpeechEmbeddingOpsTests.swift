@@ -9,16 +9,16 @@ import TestSupport
 /// matches its golden reference and returns every lease, and a cancelled live transcription
 /// releases its model.
 @Suite(.serialized) struct SpeechEmbeddingOpsTests {
-    static func instance() throws -> OnDevice {
+    static func instance() throws -> OnDeviceAI {
         _ = try #require(TestModels.path("silero_vad_16k.safetensors"), "models not installed: run scripts/setup.sh")
-        var c = OnDevice.Configuration()
+        var c = OnDeviceAI.Configuration()
         c.threads = 2
-        return try OnDevice(configuration: c)
+        return OnDeviceAI(configuration: c)
     }
 
     static func clip(_ name: String) -> URL { GoldenFiles.root.appendingPathComponent("audio/\(name).wav") }
 
-    static func waitForNoLeases(_ ai: OnDevice) async throws -> Int {
+    static func waitForNoLeases(_ ai: OnDeviceAI) async throws -> Int {
         var waited = 0
         while try await ai.activeLeases() > 0 && waited < 400 {
             try await Task.sleep(for: .milliseconds(50))

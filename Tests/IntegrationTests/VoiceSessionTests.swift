@@ -7,11 +7,11 @@ import TestSupport
 /// Speech synthesis and voice sessions through the public API on the installed models (Joe
 /// voice, Silero VAD, Whisper tiny.en, SmolLM2). Every wait is for an event, never a time.
 @Suite(.serialized) struct VoiceSessionTests {
-    static func instance() throws -> OnDevice {
+    static func instance() throws -> OnDeviceAI {
         _ = try #require(TestModels.path("en_US-joe-medium.onnx"), "models not installed: run scripts/setup.sh")
-        var c = OnDevice.Configuration()
+        var c = OnDeviceAI.Configuration()
         c.threads = 2
-        return try OnDevice(configuration: c)
+        return OnDeviceAI(configuration: c)
     }
 
     static func clip(_ name: String) throws -> [Float] {

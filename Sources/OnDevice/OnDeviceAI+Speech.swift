@@ -7,7 +7,7 @@ import Speech
 /// Speech to text and voice activity. Every op leases its model from the runtime's residency
 /// cache (downloaded on first use, loaded on a miss, evicted under the memory budget) and gives
 /// it back however the op ends.
-extension OnDevice {
+extension OnDeviceAI {
     /// Transcribes a WAV file (any sample rate; resampled to 16 kHz).
     public func transcribe(_ file: URL, options: TranscribeOptions = TranscribeOptions()) async throws -> Transcript {
         try await transcribe(try Self.readAudio(file), options: options)

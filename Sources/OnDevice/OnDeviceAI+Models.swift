@@ -20,7 +20,7 @@ public struct DownloadProgress: Sendable, Equatable {
     }
 }
 
-extension OnDevice {
+extension OnDeviceAI {
     /// Fetches the models `operations` use ahead of first use (the Background Assets analogue),
     /// through the same op → model mapping the first-use download takes, so a prefetched model
     /// is indistinguishable from one fetched when first needed. Already-installed models cost a

@@ -9,7 +9,7 @@ public enum EmbeddingPurpose: Sendable, Equatable {
     case document
 }
 
-extension OnDevice {
+extension OnDeviceAI {
     /// Unit-length embedding vectors of `texts`, in order, from the configured embedding model
     /// (leased from the runtime). Texts longer than the model's limit are embedded from their
     /// beginning, as sentence-transformers does.

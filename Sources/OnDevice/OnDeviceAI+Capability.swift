@@ -53,7 +53,7 @@ public struct Capability: Sendable, Equatable {
     public var memoryBudgetBytes: Int
 }
 
-extension OnDevice {
+extension OnDeviceAI {
     /// Whether `operation` can run now on the model this instance would use for it, answered
     /// without downloading or loading anything.
     public func capability(_ operation: Capability.Operation) async throws -> Capability {

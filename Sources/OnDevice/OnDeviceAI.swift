@@ -10,13 +10,13 @@ import TextGeneration
 /// configuration, then used from any task.
 ///
 /// ```swift
-/// let ai = try OnDevice()
+/// let ai = OnDeviceAI()
 /// let summary = try await ai.summarize(longText)
 /// for try await event in ai.generateStream("Write a haiku about rain") {
 ///     if case .partial(let text) = event { print(text, terminator: "") }
 /// }
 /// ```
-public final class OnDevice: Sendable {
+public final class OnDeviceAI: Sendable {
     /// How an instance is built. Every field has a production default.
     public struct Configuration: Sendable {
         /// The language model for text ops: a catalog id, or the id of a model added with
@@ -54,7 +54,7 @@ public final class OnDevice: Sendable {
     let runtimeTask: Task<OnDeviceRuntime, Error>
 
     /// Builds the instance. Nothing is loaded or downloaded until an op needs it.
-    public init(configuration: Configuration = Configuration()) throws {
+    public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         var dependencies = RuntimeDependencies.complete()
         if let root = configuration.storeRoot { dependencies.store.root = root }
@@ -217,7 +217,7 @@ struct TextOpContext: Sendable {
     }
 }
 
-extension OnDevice {
+extension OnDeviceAI {
     /// Leases currently held on resident models (0 once every op has finished or been cancelled).
     package func activeLeases() async throws -> Int {
         try await runtime().residency.snapshot().models.reduce(0) { $0 + $1.leases }

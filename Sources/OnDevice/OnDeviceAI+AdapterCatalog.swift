@@ -32,7 +32,7 @@ public enum AdapterSource: Sendable, Equatable {
     case url(URL, sha256: String)
 }
 
-extension OnDevice {
+extension OnDeviceAI {
     /// Registers adapter `id` for `baseModel` at `source` without downloading it; it is checked
     /// against the base model when `downloadAdapter` fetches it.
     @discardableResult

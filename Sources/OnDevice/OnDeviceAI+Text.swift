@@ -3,7 +3,7 @@ import Tokenizers
 
 /// The instance's text ops on its configured text model (`textModel`); `textModel(_:)` gives the
 /// same ops on any other.
-extension OnDevice {
+extension OnDeviceAI {
     /// Generates a continuation of `prompt`. Chat models answer it as a user turn; `raw` feeds
     /// it to the model as is.
     public func generate(_ prompt: String, options: TextOptions = TextOptions(), raw: Bool = false) async throws -> TextResult {

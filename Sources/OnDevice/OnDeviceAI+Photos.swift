@@ -124,7 +124,7 @@ public final class PhotoLibrary: Sendable {
     }
 }
 
-extension OnDevice {
+extension OnDeviceAI {
     /// A photo library over this instance's runtime. `cacheDirectory` holds descriptor caches
     /// (default `$XDG_CACHE_HOME/ondevice/photos`).
     public func photoLibrary(cacheDirectory: URL? = nil) async throws -> PhotoLibrary {

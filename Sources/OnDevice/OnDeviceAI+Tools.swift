@@ -4,7 +4,7 @@ import TextGeneration
 import Tokenizers
 import Tools
 
-extension OnDevice {
+extension OnDeviceAI {
     /// `TextModel.chat(_:tools:options:toolOptions:)` on the configured text model.
     public func chat(_ messages: [Message], tools: [Tool], options: TextOptions = TextOptions(),
                      toolOptions: ToolOptions = ToolOptions()) async throws -> ToolChatResult {
@@ -102,7 +102,7 @@ extension TextModel {
 
 }
 
-extension OnDevice {
+extension OnDeviceAI {
     /// Runs `body` in a producer task holding a lease on text model `model` and a session from its
     /// pool, then yields the event it returns and finishes the stream (or finishes it with the
     /// error typed for apps). The session and the lease are given back first, however `body`

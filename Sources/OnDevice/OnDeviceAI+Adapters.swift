@@ -15,7 +15,7 @@ public struct LoadedAdapter: Sendable, Equatable {
     public var bytes: Int
 }
 
-extension OnDevice {
+extension OnDeviceAI {
     /// The adapter installed in the model store under `id` (`ondevice lora import`, or a pull of
     /// a `lora` artifact), to apply at `scale`.
     public func adapter(_ id: String, scale: Float = 1) async throws -> LoRA {

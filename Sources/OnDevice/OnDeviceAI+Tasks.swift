@@ -15,7 +15,7 @@ public enum SummaryStyle: String, Sendable, Equatable, CaseIterable {
     }
 }
 
-extension OnDevice {
+extension OnDeviceAI {
     /// Summarizes `text` of any length: text longer than the context is split into chunks by
     /// tokens, each chunk summarized, and the partial summaries combined (map-reduce).
     public func summarize(_ text: String, style: SummaryStyle = .paragraph, options: TextOptions = TextOptions()) async throws -> TextResult {

@@ -5,7 +5,7 @@ import Speech
 
 /// Text to speech with a Piper voice (`Configuration.speechVoice`, or `voice`). Each op leases
 /// the voice from the residency cache (downloaded on first use) and gives it back when done.
-extension OnDevice {
+extension OnDeviceAI {
     /// Speaks `text` into memory.
     public func synthesize(_ text: String, voice: String? = nil, options: SpeechOptions = SpeechOptions()) async throws -> SpeechAudio {
         var samples: [Float] = []

@@ -41,7 +41,7 @@ extension TextModel {
     }
 }
 
-extension OnDevice {
+extension OnDeviceAI {
     /// `TextModel.generate(_:schema:options:)` on the configured text model.
     public func generate(_ prompt: String, schema: String, options: TextOptions = TextOptions()) async throws -> StructuredResult {
         try await textModel.generate(prompt, schema: schema, options: options)

@@ -1,0 +1,14 @@
+import Tokenizers
+
+extension Message {
+    /// The public form of an engine message (a tool loop's transcript).
+    init(_ m: ChatMessage) {
+        let role: Role = switch m.role {
+        case .system: .system
+        case .user: .user
+        case .assistant: .assistant
+        case .tool: .tool
+        }
+        self.init(role: role, content: m.content)
+    }
+}

@@ -1,0 +1,18 @@
+/// How a text is spoken. A scale left nil takes the voice's own default (its `.onnx.json`).
+public struct SpeechOptions: Sendable, Equatable {
+    /// Variation of the voice's timbre (Piper `noise_scale`; 0 = deterministic).
+    public var noiseScale: Float?
+    /// Speaking slowness (Piper `length_scale`; 1 = the voice's pace, 2 = half as fast).
+    public var lengthScale: Float?
+    /// Variation of phoneme durations (Piper `noise_w`; 0 = deterministic).
+    public var noiseW: Float?
+    /// Seeds the variation, so the same text and seed give the same audio.
+    public var seed: UInt64
+
+    public init(noiseScale: Float? = nil, lengthScale: Float? = nil, noiseW: Float? = nil, seed: UInt64 = 0) {
+        self.noiseScale = noiseScale
+        self.lengthScale = lengthScale
+        self.noiseW = noiseW
+        self.seed = seed
+    }
+}

@@ -1,0 +1,26 @@
+import Speech
+
+/// Options of `transcribe`.
+public struct TranscribeOptions: Sendable, Equatable {
+    /// Language code of the speech (`"en"`); nil detects it (multilingual models) or uses English.
+    public var language: String?
+    /// Beam width; 1 is greedy decoding (faster). Streams always decode greedily.
+    public var beamSize: Int = 5
+    /// Runs voice activity detection first and transcribes only the speech it finds.
+    public var skipSilence = false
+    /// Text the speech is likely to continue (names, spelling), given to Whisper as a prompt.
+    public var prompt: String?
+
+    public init(language: String? = nil, beamSize: Int = 5, skipSilence: Bool = false, prompt: String? = nil) {
+        self.language = language
+        self.beamSize = beamSize
+        self.skipSilence = skipSilence
+        self.prompt = prompt
+    }
+
+    var engineOptions: TranscriptionOptions {
+        var o = TranscriptionOptions(language: language, beamSize: beamSize)
+        o.initialPrompt = prompt
+        return o
+    }
+}
