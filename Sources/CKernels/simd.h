@@ -2,9 +2,9 @@
 // target attribute, so these files compile without -mavx2 and run only after the CPU check.
 #ifndef ONDEVICE_CKERNELS_SIMD_H
 #define ONDEVICE_CKERNELS_SIMD_H
+#include "blocks.h"  // before the architecture check: the other architectures' stub tables need it
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
-#include "blocks.h"
 
 #define AVX2_FN __attribute__((target("avx2,fma,f16c")))
 #define AVX2_INLINE static inline __attribute__((target("avx2,fma,f16c"), always_inline))

@@ -1,7 +1,9 @@
 // C hot loops of the OnDevice engine: quantized dot products, activation quantization and small
-// vector ops. Every SIMD kernel has a portable scalar twin; the AVX2/FMA/F16C versions are
-// compiled with per-function target attributes and chosen at run time, so callers need no
-// compiler flags.
+// vector ops. Every SIMD kernel has a portable scalar twin; the AVX2/FMA/F16C (x86) and NEON,
+// NEON+dotprod and NEON+i8mm (aarch64) versions are compiled with per-function target
+// attributes and chosen at run time, so callers need no compiler flags. The environment
+// variable ONDEVICE_KERNELS (scalar, avx2, neon, dotprod, i8mm), read at the first call, caps
+// the tier: the best the CPU has that is not above it; other values are ignored.
 //
 // Type ids are ggml's `ggml_type` numbers (the same raw values as the Swift `GGMLType`).
 #ifndef ONDEVICE_CKERNELS_H
@@ -13,8 +15,11 @@
 extern "C" {
 #endif
 
-/// 1 when the AVX2+FMA+F16C kernels are in use on this CPU.
+/// 1 when the AVX2+FMA+F16C kernels are in use on this CPU (and not capped off).
 int odk_has_avx2(void);
+
+/// The kernel tier in use: "scalar", "avx2", "neon", "neon-dotprod" or "neon-i8mm".
+const char *odk_kernel_tier(void);
 
 /// Activation format a weight type is dotted against: 0 (f32) for F32/F16/BF16 weights,
 /// 8 (Q8_0) for Q4_0/Q5_0/Q8_0, 9 (Q8_1) for Q4_1/Q5_1, 15 (Q8_K) for the K-quants,
