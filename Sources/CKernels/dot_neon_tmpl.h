@@ -184,100 +184,49 @@ TIER_FN static inline int32x4_t NAME(pair_scales)(const uint8_t sc8[16], int c) 
     return vld1q_s32(v);
 }
 
-/// Q4_K/Q5_K mins term: sub-block j covers bsum groups 2j and 2j+1.
-TIER_FN static inline int NAME(kquant_min_sum)(uint8x16_t scmn, const int16_t *bsums) {
-    int16x8_t pairs = vpaddq_s16(vld1q_s16(bsums), vld1q_s16(bsums + 8));
-    int16x8_t mn = vreinterpretq_s16_u16(vmovl_high_u8(scmn));
-    int32x4_t s = vmull_s16(vget_low_s16(mn), vget_low_s16(pairs));
-    return vaddvq_s32(vmlal_high_s16(s, mn, pairs));
-}
-
-TIER_FN static float NAME(dot_q4_K)(int64_t n, const void *w, const void *a) {
-    const blk_q4_K *x = w;
-    const blk_q8_K *y = a;
-    float acc = 0, mins = 0;
-    const uint8x16_t m4 = vdupq_n_u8(0x0F);
-    for (int64_t i = 0; i < n / QK_K; i++) {
-        uint8x16_t scmn = kquant_scales_mins(x[i].scales);
-        uint8_t sc8[16];
-        vst1q_u8(sc8, scmn);
-        int msum = NAME(kquant_min_sum)(scmn, y[i].bsums);
-        int32x4_t isum = vdupq_n_s32(0);
-        for (int c = 0; c < 4; c++) {
-            uint8x16_t q0 = vld1q_u8(x[i].qs + 32 * c), q1 = vld1q_u8(x[i].qs + 32 * c + 16);
-            isum = NAME(groups4)(isum, vreinterpretq_s8_u8(vandq_u8(q0, m4)), vreinterpretq_s8_u8(vandq_u8(q1, m4)),
-                                 vreinterpretq_s8_u8(vshrq_n_u8(q0, 4)), vreinterpretq_s8_u8(vshrq_n_u8(q1, 4)),
-                                 y[i].qs + 64 * c, NAME(pair_scales)(sc8, c));
-        }
-        float da = y[i].d;
-        acc += da * f16_to_f32(x[i].d) * (float)vaddvq_s32(isum);
-        mins += da * f16_to_f32(x[i].dmin) * (float)msum;
+// Q4_K and Q5_K: one scale and one min per 32 elements; CHUNK_CODES decodes a 64-element chunk.
+#define DOT_KQUANT_MIN(kernel, wblk, chunk_codes)                                              \
+    TIER_FN static float NAME(kernel)(int64_t n, const void *w, const void *a) {                \
+        const wblk *x = w;                                                                     \
+        const blk_q8_K *y = a;                                                                 \
+        float acc = 0, mins = 0;                                                               \
+        for (int64_t i = 0; i < n / QK_K; i++) {                                               \
+            uint8x16_t scmn = kquant_scales_mins(x[i].scales);                                 \
+            uint8_t sc8[16];                                                                   \
+            vst1q_u8(sc8, scmn);                                                               \
+            int msum = kquant_min_sum(scmn, y[i].bsums);                                       \
+            int32x4_t isum = vdupq_n_s32(0);                                                   \
+            for (int c = 0; c < 4; c++) {                                                      \
+                int8x16_t q[4];                                                                \
+                chunk_codes(&x[i], c, q);                                                      \
+                isum = NAME(groups4)(isum, q[0], q[1], q[2], q[3], y[i].qs + 64 * c,           \
+                                     NAME(pair_scales)(sc8, c));                               \
+            }                                                                                  \
+            float da = y[i].d;                                                                 \
+            acc += da * f16_to_f32(x[i].d) * (float)vaddvq_s32(isum);                          \
+            mins += da * f16_to_f32(x[i].dmin) * (float)msum;                                  \
+        }                                                                                      \
+        return acc - mins;                                                                     \
     }
-    return acc - mins;
-}
 
-TIER_FN static float NAME(dot_q5_K)(int64_t n, const void *w, const void *a) {
-    const blk_q5_K *x = w;
-    const blk_q8_K *y = a;
-    float acc = 0, mins = 0;
-    const uint8x16_t m4 = vdupq_n_u8(0x0F), m1 = vdupq_n_u8(1), m2 = vdupq_n_u8(2);
-    for (int64_t i = 0; i < n / QK_K; i++) {
-        uint8x16_t scmn = kquant_scales_mins(x[i].scales);
-        uint8_t sc8[16];
-        vst1q_u8(sc8, scmn);
-        int msum = NAME(kquant_min_sum)(scmn, y[i].bsums);
-        uint8x16_t h0 = vld1q_u8(x[i].qh), h1 = vld1q_u8(x[i].qh + 16);
-        int32x4_t isum = vdupq_n_s32(0);
-        for (int c = 0; c < 4; c++) {
-            // Low nibbles take qh bit 2c, high nibbles bit 2c + 1; qh moves down two bits a chunk.
-            uint8x16_t q0 = vld1q_u8(x[i].qs + 32 * c), q1 = vld1q_u8(x[i].qs + 32 * c + 16);
-            uint8x16_t lo0 = vorrq_u8(vandq_u8(q0, m4), vshlq_n_u8(vandq_u8(h0, m1), 4));
-            uint8x16_t lo1 = vorrq_u8(vandq_u8(q1, m4), vshlq_n_u8(vandq_u8(h1, m1), 4));
-            uint8x16_t hi0 = vorrq_u8(vshrq_n_u8(q0, 4), vshlq_n_u8(vandq_u8(h0, m2), 3));
-            uint8x16_t hi1 = vorrq_u8(vshrq_n_u8(q1, 4), vshlq_n_u8(vandq_u8(h1, m2), 3));
-            h0 = vshrq_n_u8(h0, 2);
-            h1 = vshrq_n_u8(h1, 2);
-            isum = NAME(groups4)(isum, vreinterpretq_s8_u8(lo0), vreinterpretq_s8_u8(lo1),
-                                 vreinterpretq_s8_u8(hi0), vreinterpretq_s8_u8(hi1),
-                                 y[i].qs + 64 * c, NAME(pair_scales)(sc8, c));
-        }
-        float da = y[i].d;
-        acc += da * f16_to_f32(x[i].d) * (float)vaddvq_s32(isum);
-        mins += da * f16_to_f32(x[i].dmin) * (float)msum;
-    }
-    return acc - mins;
-}
+DOT_KQUANT_MIN(dot_q4_K, blk_q4_K, q4k_chunk_codes)
+DOT_KQUANT_MIN(dot_q5_K, blk_q5_K, q5k_chunk_codes)
+#undef DOT_KQUANT_MIN
 
 TIER_FN static float NAME(dot_q6_K)(int64_t n, const void *w, const void *a) {
     const blk_q6_K *x = w;
     const blk_q8_K *y = a;
     float acc = 0;
-    const uint8x16_t m4 = vdupq_n_u8(0x0F), m3 = vdupq_n_u8(3);
-    const int8x16_t k32 = vdupq_n_s8(32);
     for (int64_t i = 0; i < n / QK_K; i++) {
         int32x4_t sc[4];
         widen_scales(vld1q_s8(x[i].scales), sc);
         int32x4_t isum = vdupq_n_s32(0);
         for (int half = 0; half < 2; half++) {
-            const uint8_t *ql = x[i].ql + 64 * half, *qh = x[i].qh + 32 * half;
-            uint8x16_t qa0 = vld1q_u8(ql), qa1 = vld1q_u8(ql + 16);
-            uint8x16_t qb0 = vld1q_u8(ql + 32), qb1 = vld1q_u8(ql + 48);
-            uint8x16_t h0 = vld1q_u8(qh), h1 = vld1q_u8(qh + 16);
-            // Element groups in order: (ql[0..31] low, qh bits 0-1), (ql[32..63] low, bits 2-3),
-            // (ql[0..31] high, bits 4-5), (ql[32..63] high, bits 6-7); codes minus 32.
-#define Q6(lo4, hbits) vsubq_s8(vreinterpretq_s8_u8(vorrq_u8(lo4, vshlq_n_u8(hbits, 4))), k32)
-            int8x16_t u0 = Q6(vandq_u8(qa0, m4), vandq_u8(h0, m3));
-            int8x16_t u1 = Q6(vandq_u8(qa1, m4), vandq_u8(h1, m3));
-            int8x16_t u2 = Q6(vandq_u8(qb0, m4), vandq_u8(vshrq_n_u8(h0, 2), m3));
-            int8x16_t u3 = Q6(vandq_u8(qb1, m4), vandq_u8(vshrq_n_u8(h1, 2), m3));
-            int8x16_t u4 = Q6(vshrq_n_u8(qa0, 4), vandq_u8(vshrq_n_u8(h0, 4), m3));
-            int8x16_t u5 = Q6(vshrq_n_u8(qa1, 4), vandq_u8(vshrq_n_u8(h1, 4), m3));
-            int8x16_t u6 = Q6(vshrq_n_u8(qb0, 4), vshrq_n_u8(h0, 6));
-            int8x16_t u7 = Q6(vshrq_n_u8(qb1, 4), vshrq_n_u8(h1, 6));
-#undef Q6
+            int8x16_t u[8];
+            q6k_half_codes(&x[i], half, u);
             const int8_t *ay = y[i].qs + 128 * half;
-            isum = NAME(groups4)(isum, u0, u1, u2, u3, ay, sc[2 * half]);
-            isum = NAME(groups4)(isum, u4, u5, u6, u7, ay + 64, sc[2 * half + 1]);
+            isum = NAME(groups4)(isum, u[0], u[1], u[2], u[3], ay, sc[2 * half]);
+            isum = NAME(groups4)(isum, u[4], u[5], u[6], u[7], ay + 64, sc[2 * half + 1]);
         }
         acc += y[i].d * f16_to_f32(x[i].d) * (float)vaddvq_s32(isum);
     }

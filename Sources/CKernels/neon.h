@@ -86,6 +86,60 @@ NEON_INLINE int8x16_t q3k_scales_i8(const uint8_t *s) {
     return vsubq_s8(vld1q_s8((const int8_t *)v), vdupq_n_s8(32));
 }
 
+/// Q4_K chunk c (elements 64c..64c+63) as four groups of 16 codes 0..15.
+NEON_INLINE void q4k_chunk_codes(const blk_q4_K *x, int c, int8x16_t q[4]) {
+    uint8x16_t q0 = vld1q_u8(x->qs + 32 * c), q1 = vld1q_u8(x->qs + 32 * c + 16);
+    const uint8x16_t m4 = vdupq_n_u8(0x0F);
+    q[0] = vreinterpretq_s8_u8(vandq_u8(q0, m4));
+    q[1] = vreinterpretq_s8_u8(vandq_u8(q1, m4));
+    q[2] = vreinterpretq_s8_u8(vshrq_n_u8(q0, 4));
+    q[3] = vreinterpretq_s8_u8(vshrq_n_u8(q1, 4));
+}
+
+/// Q5_K chunk c as four groups of 16 codes 0..31: low nibbles take qh bit 2c, high nibbles
+/// bit 2c + 1.
+NEON_INLINE void q5k_chunk_codes(const blk_q5_K *x, int c, int8x16_t q[4]) {
+    uint8x16_t q0 = vld1q_u8(x->qs + 32 * c), q1 = vld1q_u8(x->qs + 32 * c + 16);
+    int8x16_t down = vdupq_n_s8((int8_t)(-2 * c));
+    uint8x16_t h0 = vshlq_u8(vld1q_u8(x->qh), down), h1 = vshlq_u8(vld1q_u8(x->qh + 16), down);
+    const uint8x16_t m4 = vdupq_n_u8(0x0F), m1 = vdupq_n_u8(1), m2 = vdupq_n_u8(2);
+    q[0] = vreinterpretq_s8_u8(vorrq_u8(vandq_u8(q0, m4), vshlq_n_u8(vandq_u8(h0, m1), 4)));
+    q[1] = vreinterpretq_s8_u8(vorrq_u8(vandq_u8(q1, m4), vshlq_n_u8(vandq_u8(h1, m1), 4)));
+    q[2] = vreinterpretq_s8_u8(vorrq_u8(vshrq_n_u8(q0, 4), vshlq_n_u8(vandq_u8(h0, m2), 3)));
+    q[3] = vreinterpretq_s8_u8(vorrq_u8(vshrq_n_u8(q1, 4), vshlq_n_u8(vandq_u8(h1, m2), 3)));
+}
+
+/// Q6_K half h (elements 128h..128h+127) as eight groups of 16 signed codes (minus 32). Groups
+/// in order: (ql[0..31] low, qh bits 0-1), (ql[32..63] low, bits 2-3), (ql[0..31] high,
+/// bits 4-5), (ql[32..63] high, bits 6-7), each 32 elements as two groups.
+NEON_INLINE void q6k_half_codes(const blk_q6_K *x, int h, int8x16_t u[8]) {
+    const uint8_t *ql = x->ql + 64 * h, *qh = x->qh + 32 * h;
+    uint8x16_t qa0 = vld1q_u8(ql), qa1 = vld1q_u8(ql + 16);
+    uint8x16_t qb0 = vld1q_u8(ql + 32), qb1 = vld1q_u8(ql + 48);
+    uint8x16_t h0 = vld1q_u8(qh), h1 = vld1q_u8(qh + 16);
+    const uint8x16_t m4 = vdupq_n_u8(0x0F), m3 = vdupq_n_u8(3);
+    const int8x16_t k32 = vdupq_n_s8(32);
+#define Q6(lo4, hbits) vsubq_s8(vreinterpretq_s8_u8(vorrq_u8(lo4, vshlq_n_u8(hbits, 4))), k32)
+    u[0] = Q6(vandq_u8(qa0, m4), vandq_u8(h0, m3));
+    u[1] = Q6(vandq_u8(qa1, m4), vandq_u8(h1, m3));
+    u[2] = Q6(vandq_u8(qb0, m4), vandq_u8(vshrq_n_u8(h0, 2), m3));
+    u[3] = Q6(vandq_u8(qb1, m4), vandq_u8(vshrq_n_u8(h1, 2), m3));
+    u[4] = Q6(vshrq_n_u8(qa0, 4), vandq_u8(vshrq_n_u8(h0, 4), m3));
+    u[5] = Q6(vshrq_n_u8(qa1, 4), vandq_u8(vshrq_n_u8(h1, 4), m3));
+    u[6] = Q6(vshrq_n_u8(qb0, 4), vshrq_n_u8(h0, 6));
+    u[7] = Q6(vshrq_n_u8(qb1, 4), vshrq_n_u8(h1, 6));
+#undef Q6
+}
+
+/// Q4_K/Q5_K mins term: sub-block j covers bsum groups 2j and 2j+1 (`scmn` from
+/// kquant_scales_mins: mins in bytes 8-15).
+NEON_INLINE int kquant_min_sum(uint8x16_t scmn, const int16_t *bsums) {
+    int16x8_t pairs = vpaddq_s16(vld1q_s16(bsums), vld1q_s16(bsums + 8));
+    int16x8_t mn = vreinterpretq_s16_u16(vmovl_high_u8(scmn));
+    int32x4_t s = vmull_s16(vget_low_s16(mn), vget_low_s16(pairs));
+    return vaddvq_s32(vmlal_high_s16(s, mn, pairs));
+}
+
 // exp on NEON: Cephes expf's range reduction (n = round(x / ln 2), r = x - n ln 2 in a
 // Cody-Waite split) and degree-5 polynomial, about 1 ulp, as simd.h's exp_ps. Inputs are
 // clamped to [-87, 88] so 2^n stays a normal float; below -87 the result is 0 (expf gives at

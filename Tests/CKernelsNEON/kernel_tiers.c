@@ -270,9 +270,9 @@ static void check_dots(tally *t) {
         if (!fn2) continue;
         t->kernels++;
         odk_dot_fn scalar = odk_scalar_kernel(ty->type);
-        static const int64_t cols2[] = {32, 96, 1056};
+        static const int64_t cols2[] = {32, 96, 1056}, kcols2[] = {256, 512, 1280};
         for (int ci = 0; ci < 3; ci++) {
-            int64_t cols = cols2[ci];
+            int64_t cols = ty->block == 256 ? kcols2[ci] : cols2[ci];
             size_t rb = row_bytes(ty, cols), ab = odk_activation_row_bytes(ty->type, cols);
             uint8_t *w = malloc(2 * rb), *a = malloc(2 * ab);
             float *x = malloc((size_t)cols * sizeof(float));
