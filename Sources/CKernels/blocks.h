@@ -88,8 +88,9 @@ typedef void (*odk_dot4_fn)(int64_t n, const void *w, size_t rb, const void *a, 
 /// w0 = w, w1 = w + wb and activation rows a0 = a, a1 = a + ab.
 typedef void (*odk_dot2x2_fn)(int64_t n, const void *w, size_t wb, const void *a, size_t ab, float out[4]);
 
-// Kernel tiers (tier.c), lowest first within each architecture.
-enum { ODK_TIER_SCALAR, ODK_TIER_AVX2, ODK_TIER_NEON, ODK_TIER_DOTPROD, ODK_TIER_I8MM };
+// Kernel tiers (tier.c), lowest first within each architecture. The AVX-512 tier includes the
+// AVX2 one: formats without an AVX-512 kernel keep their AVX2 kernel there.
+enum { ODK_TIER_SCALAR, ODK_TIER_AVX2, ODK_TIER_AVX512, ODK_TIER_NEON, ODK_TIER_DOTPROD, ODK_TIER_I8MM };
 /// The tier in use: the CPU's best, capped by ONDEVICE_KERNELS; decided at the first call.
 int odk_tier(void);
 /// The CPU's best tier, ignoring ONDEVICE_KERNELS (for tests).

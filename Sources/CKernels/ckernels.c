@@ -157,7 +157,8 @@ void odk_quantize_activations_scalar(int32_t t, const float *x, void *dst, int64
 /// The kernel of the tier in use (see tier.c), or the scalar one where that tier has none.
 static odk_dot_fn best_kernel(int32_t t) {
     int tier = odk_tier();
-    odk_dot_fn fn = tier == ODK_TIER_AVX2 ? odk_avx2_kernel(t)
+    // The avx512 tier has AVX-512 only for the prefill GEMM; its one-row kernels are AVX2's.
+    odk_dot_fn fn = tier == ODK_TIER_AVX2 || tier == ODK_TIER_AVX512 ? odk_avx2_kernel(t)
                   : tier >= ODK_TIER_NEON ? odk_neon_kernel(t, tier) : NULL;
     return fn ? fn : odk_scalar_kernel(t);
 }

@@ -1,7 +1,8 @@
 // Kernel tier: the best SIMD level this CPU has, capped by the ONDEVICE_KERNELS environment
 // variable. Decided once, at the first dispatch; every kernel entry point asks odk_tier().
 //
-// Tiers, lowest first: scalar < avx2 on x86; scalar < neon < dotprod < i8mm on aarch64 (plain
+// Tiers, lowest first: scalar < avx2 < avx512 on x86 (avx512 is F+BW+VL with VNNI, the
+// vpdpbusd byte dot product, as on Ice Lake, Sapphire Rapids and Zen 4); scalar < neon < dotprod < i8mm on aarch64 (plain
 // NEON is part of the AArch64 base ISA; dotprod is SDOT/UDOT, FEAT_DotProd, optional from
 // Armv8.2; i8mm is SMMLA, FEAT_I8MM, optional from Armv8.2 and required from Armv8.6).
 // The variable is a cap, not a demand: the tier is the best the CPU has that is not above it.
@@ -12,7 +13,9 @@
 #include <strings.h>
 #include "blocks.h"
 
-#if defined(__aarch64__) && defined(__linux__)
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#elif defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 // Bit numbers from the kernel's arch/arm64/include/uapi/asm/hwcap.h, for older libc headers.
 #ifndef HWCAP_ASIMDDP
@@ -26,7 +29,8 @@
 #endif
 
 static const char *const tier_names[] = {
-    [ODK_TIER_SCALAR] = "scalar", [ODK_TIER_AVX2] = "avx2", [ODK_TIER_NEON] = "neon",
+    [ODK_TIER_SCALAR] = "scalar", [ODK_TIER_AVX2] = "avx2", [ODK_TIER_AVX512] = "avx512",
+    [ODK_TIER_NEON] = "neon",
     [ODK_TIER_DOTPROD] = "neon-dotprod", [ODK_TIER_I8MM] = "neon-i8mm",
 };
 
@@ -38,13 +42,30 @@ static int sysctl_flag(const char *name) {
 }
 #endif
 
+#if defined(__x86_64__) || defined(__i386__)
+/// AVX-512 F, BW, VL and VNNI in CPUID leaf 7, and the OS saving the opmask and all 32 ZMM
+/// registers on context switches (XCR0 bits 5-7, besides the SSE and AVX state in bits 1-2).
+/// A CPU flag alone is not enough: a kernel or hypervisor may leave the ZMM state off.
+static int has_avx512_vnni(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE)) return 0;
+    unsigned xcr0_lo, xcr0_hi;
+    __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+    if ((xcr0_lo & 0xE6) != 0xE6) return 0;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    unsigned ebx_need = (1u << 16) | (1u << 30) | (1u << 31);  // AVX512F, AVX512BW, AVX512VL
+    return (b & ebx_need) == ebx_need && (c & (1u << 11)) != 0;  // ECX bit 11: AVX512_VNNI
+}
+#endif
+
 /// The best tier the CPU supports, ignoring the cap.
 static int cpu_tier(void) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
     int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                __builtin_cpu_supports("f16c");
-    return avx2 ? ODK_TIER_AVX2 : ODK_TIER_SCALAR;
+    if (!avx2) return ODK_TIER_SCALAR;
+    return has_avx512_vnni() ? ODK_TIER_AVX512 : ODK_TIER_AVX2;
 #elif defined(__aarch64__)
     int dotprod = 0, i8mm = 0;
 #if defined(__linux__)
@@ -95,7 +116,10 @@ int odk_tier(void) {
 
 int odk_cpu_tier(void) { return cpu_tier(); }
 
-int odk_has_avx2(void) { return odk_tier() == ODK_TIER_AVX2; }
+// The AVX-512 tier runs the AVX2 kernels wherever it has none of its own.
+int odk_has_avx2(void) { return odk_tier() == ODK_TIER_AVX2 || odk_tier() == ODK_TIER_AVX512; }
+
+int odk_has_avx512(void) { return odk_tier() == ODK_TIER_AVX512; }
 
 const char *odk_kernel_tier(void) { return tier_names[odk_tier()]; }
 
