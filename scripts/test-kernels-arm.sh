@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Holds every SIMD tier of the CKernels C target to its scalar twin (Tests/CKernelsNEON/
-# kernel_tiers.c): natively for AVX2, and for aarch64 cross-compiled and run under qemu-user,
+# kernel_tiers.c): natively for AVX2 and, where the CPU has it, AVX-512 (then again capped at
+# avx2, so both x86 tiers run through the public dispatch), and for aarch64 cross-compiled and run under qemu-user,
 # once per CPU model so each NEON tier runs on a CPU that has exactly its features:
 #   cortex-a53  plain NEON          cortex-a76  NEON + dotprod          max  NEON + dotprod + i8mm
 # The aarch64 build is made twice: with Debian's aarch64-linux-gnu-gcc, and with the Swift
@@ -55,15 +56,22 @@ run() {
     fi
 }
 
-# Native x86: the AVX2 tier, then the scalar cap.
+# Native x86: the best tier, the avx2 cap when that is avx512, then the scalar cap.
 native_cc="${clang:-cc}"
 "$native_cc" "${flags[@]}" "${sources[@]}" -lm -o "$out/native"
 # The tier this CPU should get, from the kernel's own flags rather than the harness.
 native_tier=scalar
 if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && grep -qw f16c /proc/cpuinfo; then
     native_tier=avx2
+    if grep -qw avx512f /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo && grep -qw avx512vl /proc/cpuinfo &&
+            grep -qw avx512_vnni /proc/cpuinfo; then
+        native_tier=avx512
+    fi
 fi
 run "native $native_tier" "$native_tier" -- "$out/native"
+if [ "$native_tier" = avx512 ]; then
+    run "native cap=avx2" avx2 ONDEVICE_KERNELS=avx2 -- "$out/native"
+fi
 run "native cap=scalar" scalar ONDEVICE_KERNELS=scalar -- "$out/native"
 
 # aarch64 builds.

@@ -1,9 +1,10 @@
 // Holds every SIMD kernel tier of CKernels to its portable scalar twin: dot kernels of every
 // weight type over awkward row lengths and random blocks (extreme and zero scales included),
-// the activation quantizers byte for byte, the vector ops, and the public dispatch
-// (odk_vec_dot, odk_matmul_rows, odk_kernel_tier). A plain C program, not a SwiftPM target:
-// scripts/test-kernels-arm.sh builds it natively (AVX2 tier) and for aarch64 under qemu (NEON,
-// dotprod and i8mm tiers, one qemu CPU model each).
+// the activation quantizers byte for byte, the vector ops, the prefill GEMM forms (AVX2 and
+// AVX-512), and the public dispatch (odk_vec_dot, odk_matmul_rows, odk_kernel_tier). A plain C
+// program, not a SwiftPM target: scripts/test-kernels-arm.sh builds it natively (AVX2 and, where
+// the CPU has it, AVX-512 tier) and for aarch64 under qemu (NEON, dotprod and i8mm tiers, one
+// qemu CPU model each).
 //
 // Usage: kernel_tiers [--expect TIER]   (TIER as odk_kernel_tier() names it)
 // Checks every tier from the lowest SIMD one up to the CPU's best, ignoring ONDEVICE_KERNELS;
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "blocks.h"
+#include "gemm.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 void odk_quantize_q8_0_avx2(const float *x, void *dst, int64_t k);
@@ -60,7 +62,8 @@ static double normalized_error(const float *got, const float *want, int n) {
     return sqrt(num / den);
 }
 
-static void record(tally *t, const char *what, const float *got, const float *want, int n, int exact) {
+static void record_tol(tally *t, const char *what, const float *got, const float *want, int n, int exact,
+                       double tolerance) {
     t->cases++;
     double e = normalized_error(got, want, n);
     if (isfinite(e) && e > t->max_err) t->max_err = e;
@@ -73,14 +76,19 @@ static void record(tally *t, const char *what, const float *got, const float *wa
                 return;
             }
         }
-    } else if (!(e <= TOLERANCE)) {
-        snprintf(detail, sizeof detail, "normalized error %.3g > %.0e (row 0: %.9g, scalar %.9g)", e, TOLERANCE,
+    } else if (!(e <= tolerance)) {
+        snprintf(detail, sizeof detail, "normalized error %.3g > %.0e (row 0: %.9g, scalar %.9g)", e, tolerance,
                  got[0], want[0]);
         fail(t, what, detail);
     }
 }
 
-/// The tier's one-row kernel for a weight type (NULL: the tier has none).
+static void record(tally *t, const char *what, const float *got, const float *want, int n, int exact) {
+    record_tol(t, what, got, want, n, exact, TOLERANCE);
+}
+
+/// The tier's one-row kernel for a weight type (NULL: the tier has none of its own; the avx512
+/// tier's are the AVX2 ones, checked as that tier).
 static odk_dot_fn tier_kernel(int tier, int32_t type) {
     if (tier == ODK_TIER_AVX2) return odk_avx2_kernel(type);
     return odk_neon_kernel(type, tier);
@@ -216,6 +224,78 @@ static void check_quantizers(tally *t) {
     }
 }
 
+/// The prefill GEMM forms (gemm.h) against the scalar kernels: odd row counts (a 16-row tile
+/// plus a remainder, two-row pairs plus a single row) and token counts (quads plus a remainder),
+/// row lengths that leave every padding piece of the AVX-512 layout. Q4_1/Q5_1 take a looser
+/// bound: the scalar kernels use the Q8_1 block's f16-rounded d * sum, the GEMM the float sum
+/// of the codes (as the Swift MatMul tests allow for).
+/// With unit scales every output is an integer both compute exactly.
+static void check_gemm(tally *t) {
+#if defined(__x86_64__) || defined(__i386__)
+    int avx512 = t->tier == ODK_TIER_AVX512;
+    if (t->tier != ODK_TIER_AVX2 && !avx512) return;
+    int (*supports)(int32_t) = avx512 ? odk_gemm_supports_avx512 : odk_gemm_supports_avx2;
+    size_t (*panel_bytes)(int64_t) = avx512 ? odk_gemm_panel_row_bytes_avx512 : odk_gemm_panel_row_bytes_avx2;
+    void (*prepare)(int32_t, int64_t, const void *, size_t, int64_t, void *) =
+        avx512 ? odk_gemm_prepare_avx512 : odk_gemm_prepare_avx2;
+    void (*rows)(int32_t, int64_t, const void *, size_t, int64_t, int64_t, const void *, int64_t, float *, int64_t,
+                 void *) = avx512 ? odk_gemm_rows_avx512 : odk_gemm_rows_avx2;
+    enum { GR = 19, GT = 7 };
+    static const int64_t block_cols[] = {32, 64, 96, 160, 224, 576, 640, 896, 1056};
+    static const int64_t kquant_cols[] = {256, 512, 768, 1280, 2816};
+    for (int ti = 0; ti < N_TYPES; ti++) {
+        const wtype *ty = &types[ti];
+        if (!supports(ty->type)) continue;
+        t->kernels++;
+        odk_dot_fn scalar = odk_scalar_kernel(ty->type);
+        int32_t act = odk_activation_type(ty->type);
+        double tolerance = act == T_Q8_1 ? 2e-3 : TOLERANCE;
+        const int64_t *cols_list = ty->block == 32 ? block_cols : kquant_cols;
+        int n_cols = ty->block == 32 ? 9 : 5;
+        for (int ci = 0; ci < n_cols; ci++) {
+            int64_t cols = cols_list[ci];
+            size_t rb = row_bytes(ty, cols), ab = odk_activation_row_bytes(ty->type, cols);
+            uint8_t *w = malloc(GR * rb), *a = malloc(GT * ab), *panel = malloc(GT * panel_bytes(cols));
+            void *scratch = malloc(odk_gemm_scratch_bytes(cols));
+            float *x = malloc((size_t)cols * sizeof(float)), got[GT * GR], want[GT * GR];
+            for (int kind = 0; kind < 3; kind++) {  // ordinary, extreme scales, unit scales
+                if (kind == 2 && ci > 1) break;
+                int64_t c = kind == 2 && ty->block == 256 ? 256 : cols;
+                for (int r = 0; r < GR; r++) fill_weights(ty, w + r * rb, c, kind == 1, kind == 2);
+                for (int k = 0; k < GT; k++) {
+                    if (kind == 2) {
+                        unit_activations(act, a + k * ab, c, ty->block == 256 ? 15 : 127);
+                        continue;
+                    }
+                    fill_activations(x, c);
+                    // Keep Q8_1's f16 d * sum finite: the large blocks would overflow it to inf,
+                    // which the scalar kernels then return while the GEMM's float sum does not.
+                    if (act == T_Q8_1)
+                        for (int64_t j = 0; j < c; j++) x[j] *= 1e-4f;
+                    odk_quantize_activations_scalar(ty->type, x, a + k * ab, c);
+                }
+                prepare(ty->type, c, a, ab, GT, panel);
+                if (kind == 1) {  // two row ranges, the second starting mid-tile
+                    rows(ty->type, c, w, rb, 0, 8, panel, GT, got, GR, scratch);
+                    rows(ty->type, c, w, rb, 8, GR, panel, GT, got, GR, scratch);
+                } else {
+                    rows(ty->type, c, w, rb, 0, GR, panel, GT, got, GR, scratch);
+                }
+                for (int k = 0; k < GT; k++)
+                    for (int r = 0; r < GR; r++) want[k * GR + r] = scalar(c, w + r * rb, a + k * ab);
+                char what[64];
+                static const char *kinds[] = {"", " extreme", " unit scales"};
+                snprintf(what, sizeof what, "gemm %s cols %lld%s", ty->name, (long long)c, kinds[kind]);
+                record_tol(t, what, got, want, GT * GR, kind == 2, tolerance);
+            }
+            free(w), free(a), free(panel), free(scratch), free(x);
+        }
+    }
+#else
+    (void)t;
+#endif
+}
+
 static void check_vector_ops(tally *t) {
 #if defined(__aarch64__)
     if (t->tier < ODK_TIER_NEON) return;
@@ -258,8 +338,9 @@ static void check_vector_ops(tally *t) {
 #endif
 }
 
-/// The public entry points at the tier in use: odk_vec_dot and odk_matmul_rows (odd row and
-/// token counts, so pair and four-row kernels meet their tails) against the scalar kernel.
+/// The public entry points at the tier in use: odk_vec_dot, odk_matmul_rows and on x86 the
+/// prefill GEMM (odd row and token counts, so pair and four-row kernels meet their tails)
+/// against the scalar kernel.
 static void check_dispatch(tally *t) {
     enum { R = 7, TK = 5 };
     for (int ti = 0; ti < N_TYPES; ti++) {
@@ -284,6 +365,25 @@ static void check_dispatch(tally *t) {
         record(t, what, got, want, TK * R, 0);
         snprintf(what, sizeof what, "odk_vec_dot %s", ty->name);
         record(t, what, one, want, R, 0);
+        // The public prefill GEMM, in the form of the tier in use (see check_gemm for Q8_1).
+        if (odk_has_avx2() && odk_gemm_supports(ty->type)) {
+            int q8_1 = odk_activation_type(ty->type) == T_Q8_1;
+            for (int k = 0; k < TK; k++) {
+                fill_activations(x, cols);
+                if (q8_1)
+                    for (int64_t j = 0; j < cols; j++) x[j] *= 1e-4f;
+                odk_quantize_activations(ty->type, x, a + k * ab, cols);
+            }
+            uint8_t *panel = malloc(TK * odk_gemm_panel_row_bytes(cols));
+            void *scratch = malloc(odk_gemm_scratch_bytes(cols));
+            odk_gemm_prepare(ty->type, cols, a, ab, TK, panel);
+            odk_gemm_rows(ty->type, cols, w, rb, 0, R, panel, TK, got, R, scratch);
+            for (int k = 0; k < TK; k++)
+                for (int r = 0; r < R; r++) want[k * R + r] = odk_vec_dot_scalar(ty->type, cols, w + r * rb, a + k * ab);
+            snprintf(what, sizeof what, "odk_gemm_rows %s", ty->name);
+            record_tol(t, what, got, want, TK * R, 0, q8_1 ? 2e-3 : TOLERANCE);
+            free(panel), free(scratch);
+        }
         free(w), free(a), free(x);
     }
 }
@@ -298,6 +398,10 @@ static void check_caps(tally *t) {
         {ODK_TIER_I8MM, "neon-i8mm", ODK_TIER_I8MM}, {ODK_TIER_NEON, "i8mm", ODK_TIER_NEON},
         {ODK_TIER_DOTPROD, "scalar", ODK_TIER_SCALAR}, {ODK_TIER_DOTPROD, "avx2", ODK_TIER_DOTPROD},
         {ODK_TIER_SCALAR, "neon", ODK_TIER_SCALAR},
+        {ODK_TIER_AVX512, NULL, ODK_TIER_AVX512},    {ODK_TIER_AVX512, "avx2", ODK_TIER_AVX2},
+        {ODK_TIER_AVX512, "AVX512", ODK_TIER_AVX512}, {ODK_TIER_AVX512, "scalar", ODK_TIER_SCALAR},
+        {ODK_TIER_AVX512, "i8mm", ODK_TIER_AVX512},  {ODK_TIER_AVX2, "avx512", ODK_TIER_AVX2},
+        {ODK_TIER_I8MM, "avx512", ODK_TIER_I8MM},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         int got = odk_tier_capped(cases[i].best, cases[i].cap);
@@ -328,12 +432,13 @@ int main(int argc, char **argv) {
     const char *env = getenv("ONDEVICE_KERNELS");
     printf("cpu tier %s, tier in use %s (ONDEVICE_KERNELS=%s)\n", odk_tier_name(cpu), odk_kernel_tier(),
            env ? env : "");
-    int lowest = cpu == ODK_TIER_AVX2 ? ODK_TIER_AVX2 : ODK_TIER_NEON;
+    int lowest = cpu == ODK_TIER_AVX2 || cpu == ODK_TIER_AVX512 ? ODK_TIER_AVX2 : ODK_TIER_NEON;
     for (int tier = lowest; tier <= cpu; tier++) {
         tally t = {odk_tier_name(tier), tier, 0, 0, 0, 0};
         check_dots(&t);
         check_quantizers(&t);
         check_vector_ops(&t);
+        check_gemm(&t);
         failures += summarize(&t, "vs scalar");
     }
     tally d = {odk_kernel_tier(), odk_tier(), 0, 0, 0, 0};
