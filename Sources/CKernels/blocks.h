@@ -1,5 +1,5 @@
 // Internal: block layouts of ggml's quantized formats (ggml `ggml-common.h`), half-float
-// helpers and the kernel signature shared by the scalar and AVX2 translation units.
+// helpers, kernel signatures and tier tables shared by the scalar, AVX2 and NEON units.
 #ifndef ONDEVICE_CKERNELS_BLOCKS_H
 #define ONDEVICE_CKERNELS_BLOCKS_H
 #include <stdint.h>
@@ -84,8 +84,46 @@ static inline void q3k_scales(const uint8_t *s, int out[16]) {
 /// Four-row kernel: out[r] = dot(row r, a) for rows w, w + rb, w + 2rb, w + 3rb.
 typedef void (*odk_dot4_fn)(int64_t n, const void *w, size_t rb, const void *a, float *out);
 
-// Scalar and AVX2 kernel tables, indexed by ggml type id (NULL where unsupported).
+/// Two-by-two kernel: out = {dot(w0, a0), dot(w0, a1), dot(w1, a0), dot(w1, a1)} for weight rows
+/// w0 = w, w1 = w + wb and activation rows a0 = a, a1 = a + ab.
+typedef void (*odk_dot2x2_fn)(int64_t n, const void *w, size_t wb, const void *a, size_t ab, float out[4]);
+
+// Kernel tiers (tier.c), lowest first within each architecture. The AVX-512 tier includes the
+// AVX2 one: formats without an AVX-512 kernel keep their AVX2 kernel there.
+enum { ODK_TIER_SCALAR, ODK_TIER_AVX2, ODK_TIER_AVX512, ODK_TIER_NEON, ODK_TIER_DOTPROD, ODK_TIER_I8MM };
+/// The tier in use: the CPU's best, capped by ONDEVICE_KERNELS; decided at the first call.
+int odk_tier(void);
+/// The CPU's best tier, ignoring ONDEVICE_KERNELS (for tests).
+int odk_cpu_tier(void);
+/// `best` capped by the ONDEVICE_KERNELS value `cap` (NULL or unknown: `best`).
+int odk_tier_capped(int best, const char *cap);
+const char *odk_tier_name(int tier);
+
+// Scalar, AVX2 and NEON kernel tables, indexed by ggml type id (NULL where unsupported or on
+// another architecture). `tier` picks the NEON level (ODK_TIER_NEON, _DOTPROD or _I8MM).
 odk_dot_fn odk_scalar_kernel(int32_t type);
 odk_dot_fn odk_avx2_kernel(int32_t type);
 odk_dot4_fn odk_avx2_kernel4(int32_t type);  // NULL: use the one-row kernel
+odk_dot_fn odk_neon_kernel(int32_t type, int tier);
+odk_dot2x2_fn odk_i8mm_kernel2x2(int32_t type);  // NULL: use the one-row kernel
+
+// NEON activation quantizers (bit-identical to the scalar ones) and vector ops; the scalar
+// vector ops are the portable twins the public entry points fall back to.
+void odk_quantize_q8_0_neon(const float *x, void *dst, int64_t k);
+void odk_quantize_q8_1_neon(const float *x, void *dst, int64_t k);
+void odk_quantize_q8_K_neon(const float *x, void *dst, int64_t k);
+void odk_rms_norm_scalar(const float *x, const float *weight, float *out, int64_t n, float eps);
+void odk_softmax_scalar(float *x, int64_t n);
+void odk_silu_scalar(const float *x, float *out, int64_t n);
+void odk_add_scalar(const float *a, const float *b, float *out, int64_t n);
+void odk_mul_scalar(const float *a, const float *b, float *out, int64_t n);
+void odk_add_scaled_scalar(const float *x, float s, float *out, int64_t n);
+void odk_scale_scalar(float *x, float s, int64_t n);
+void odk_rms_norm_neon(const float *x, const float *weight, float *out, int64_t n, float eps);
+void odk_softmax_neon(float *x, int64_t n);
+void odk_silu_neon(const float *x, float *out, int64_t n);
+void odk_add_neon(const float *a, const float *b, float *out, int64_t n);
+void odk_mul_neon(const float *a, const float *b, float *out, int64_t n);
+void odk_add_scaled_neon(const float *x, float s, float *out, int64_t n);
+void odk_scale_neon(float *x, float s, int64_t n);
 #endif

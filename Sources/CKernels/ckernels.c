@@ -1,6 +1,5 @@
 // Half-float conversion, activation quantization, kernel dispatch and the matmul row loop.
 #include <math.h>
-#include <stdatomic.h>
 #include "blocks.h"
 
 float odk_fp16_to_fp32(uint16_t h) {
@@ -124,22 +123,18 @@ size_t odk_activation_row_bytes(int32_t t, int64_t cols) {
 void odk_quantize_q8_0_avx2(const float *x, void *dst, int64_t k);
 void odk_quantize_q8_1_avx2(const float *x, void *dst, int64_t k);
 void odk_quantize_q8_K_avx2(const float *x, void *dst, int64_t k);
-#define SIMD_OR_SCALAR(simd, scalar) (odk_has_avx2() ? (simd) : (scalar))
+#define QUANTIZER(fmt) (odk_has_avx2() ? odk_quantize_##fmt##_avx2 : quantize_##fmt##_scalar)
+#elif defined(__aarch64__)
+#define QUANTIZER(fmt) (odk_tier() >= ODK_TIER_NEON ? odk_quantize_##fmt##_neon : quantize_##fmt##_scalar)
 #else
-#define SIMD_OR_SCALAR(simd, scalar) (scalar)
+#define QUANTIZER(fmt) quantize_##fmt##_scalar
 #endif
 
-void odk_quantize_q8_0(const float *x, void *dst, int64_t k) {
-    SIMD_OR_SCALAR(odk_quantize_q8_0_avx2, quantize_q8_0_scalar)(x, dst, k);
-}
+void odk_quantize_q8_0(const float *x, void *dst, int64_t k) { QUANTIZER(q8_0)(x, dst, k); }
 
-void odk_quantize_q8_1(const float *x, void *dst, int64_t k) {
-    SIMD_OR_SCALAR(odk_quantize_q8_1_avx2, quantize_q8_1_scalar)(x, dst, k);
-}
+void odk_quantize_q8_1(const float *x, void *dst, int64_t k) { QUANTIZER(q8_1)(x, dst, k); }
 
-void odk_quantize_q8_K(const float *x, void *dst, int64_t k) {
-    SIMD_OR_SCALAR(odk_quantize_q8_K_avx2, quantize_q8_K_scalar)(x, dst, k);
-}
+void odk_quantize_q8_K(const float *x, void *dst, int64_t k) { QUANTIZER(q8_K)(x, dst, k); }
 
 static void quantize(int32_t t, const float *x, void *dst, int64_t cols, int scalar) {
     switch (odk_activation_type(t)) {
@@ -159,26 +154,12 @@ void odk_quantize_activations_scalar(int32_t t, const float *x, void *dst, int64
     quantize(t, x, dst, cols, 1);
 }
 
-// CPU feature check, done once. Relaxed atomics: every thread computes the same answer.
-static _Atomic int avx2_state = -1;
-
-int odk_has_avx2(void) {
-    int s = atomic_load_explicit(&avx2_state, memory_order_relaxed);
-    if (s < 0) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_cpu_init();
-        s = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-            __builtin_cpu_supports("f16c");
-#else
-        s = 0;
-#endif
-        atomic_store_explicit(&avx2_state, s, memory_order_relaxed);
-    }
-    return s;
-}
-
+/// The kernel of the tier in use (see tier.c), or the scalar one where that tier has none.
 static odk_dot_fn best_kernel(int32_t t) {
-    odk_dot_fn fn = odk_has_avx2() ? odk_avx2_kernel(t) : NULL;
+    int tier = odk_tier();
+    // The avx512 tier has AVX-512 only for the prefill GEMM; its one-row kernels are AVX2's.
+    odk_dot_fn fn = tier == ODK_TIER_AVX2 || tier == ODK_TIER_AVX512 ? odk_avx2_kernel(t)
+                  : tier >= ODK_TIER_NEON ? odk_neon_kernel(t, tier) : NULL;
     return fn ? fn : odk_scalar_kernel(t);
 }
 
@@ -202,6 +183,8 @@ void odk_matmul_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes,
     // Q8_0 matvec is memory-bound, and one prefetching row stream beat four interleaved ones
     // on the 178 MB Gemma head (~9.3 vs ~7.0 GB/s); the compute-heavier formats keep four rows.
     if (t == T_Q8_0 && n_tokens == 1) fn4 = NULL;
+    // With SMMLA, pairs of rows meet pairs of tokens (odk_i8mm_kernel2x2); NULL elsewhere.
+    odk_dot2x2_fn fn2 = n_tokens > 1 && odk_tier() >= ODK_TIER_I8MM ? odk_i8mm_kernel2x2(t) : NULL;
     const char *wp = w;
     const char *ap = act;
     // About 16 KiB of weight rows per block stays in L1 while every token passes over it; a
@@ -213,7 +196,24 @@ void odk_matmul_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes,
     }
     for (int64_t rb = row_begin; rb < row_end; rb += block) {
         int64_t re = rb + block < row_end ? rb + block : row_end;
-        for (int64_t tk = 0; tk < n_tokens; tk++) {
+        int64_t tk = 0;
+        if (fn2) {
+            for (; tk + 2 <= n_tokens; tk += 2) {
+                const char *a = ap + tk * act_row_bytes;
+                float *o0 = out + tk * out_stride, *o1 = o0 + out_stride;
+                int64_t r = rb;
+                for (; r + 2 <= re; r += 2) {
+                    float v[4];
+                    fn2(cols, wp + r * w_row_bytes, w_row_bytes, a, act_row_bytes, v);
+                    o0[r] = v[0], o1[r] = v[1], o0[r + 1] = v[2], o1[r + 1] = v[3];
+                }
+                for (; r < re; r++) {
+                    o0[r] = fn(cols, wp + r * w_row_bytes, a);
+                    o1[r] = fn(cols, wp + r * w_row_bytes, a + act_row_bytes);
+                }
+            }
+        }
+        for (; tk < n_tokens; tk++) {
             const void *a = ap + tk * act_row_bytes;
             float *o = out + tk * out_stride;
             int64_t r = rb;

@@ -10,4 +10,23 @@
 
 /// Decodes one weight row: u[cols] codes, scale8[cols / 4] expanded scales, mins[cols / 16].
 void odk_gemm_decode_row(int32_t type, const void *row, int64_t cols, uint8_t *u, float *scale8, float *mins);
+
+// The two forms of the prefill GEMM behind the public odk_gemm_* entry points, which pick one
+// by tier; named here so the tier harness can hold each to the scalar kernels.
+// AVX2 (gemm_decode.c, gemm_avx2.c): codes in element order, one scale per 4 elements.
+int odk_gemm_supports_avx2(int32_t type);
+size_t odk_gemm_panel_row_bytes_avx2(int64_t cols);
+void odk_gemm_prepare_avx2(int32_t type, int64_t cols, const void *act, size_t act_row_bytes, int64_t n, void *panel);
+void odk_gemm_rows_avx2(int32_t type, int64_t cols, const void *w, size_t w_row_bytes, int64_t row_begin,
+                        int64_t row_end, const void *panel, int64_t n_tokens, float *out, int64_t out_stride,
+                        void *scratch);
+// AVX-512 VNNI (gemm_avx512.c): codes permuted so each int32 lane sums a whole 16-element group;
+// also takes Q8_0. Only call on the AVX-512 tier.
+int odk_gemm_supports_avx512(int32_t type);
+size_t odk_gemm_panel_row_bytes_avx512(int64_t cols);
+size_t odk_gemm_scratch_bytes_avx512(int64_t cols);
+void odk_gemm_prepare_avx512(int32_t type, int64_t cols, const void *act, size_t act_row_bytes, int64_t n, void *panel);
+void odk_gemm_rows_avx512(int32_t type, int64_t cols, const void *w, size_t w_row_bytes, int64_t row_begin,
+                          int64_t row_end, const void *panel, int64_t n_tokens, float *out, int64_t out_stride,
+                          void *scratch);
 #endif

@@ -6,8 +6,11 @@
 #include "gemm.h"
 
 size_t odk_gemm_scratch_bytes(int64_t cols) {
-    // codes (cols) + expanded scales (cols / 4 floats) + mins (cols / 16 floats), per tile row.
-    return (size_t)GEMM_TILE_ROWS * ((size_t)cols + (size_t)cols + (size_t)cols / 4) + 64;
+    // codes (cols) + expanded scales (cols / 4 floats) + mins (cols / 16 floats), per tile row;
+    // or the AVX-512 form's tile and decoding row (gemm_avx512.c), whichever is larger.
+    size_t avx2 = (size_t)GEMM_TILE_ROWS * ((size_t)cols + (size_t)cols + (size_t)cols / 4) + 64;
+    size_t avx512 = odk_gemm_scratch_bytes_avx512(cols);
+    return avx2 > avx512 ? avx2 : avx512;
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -59,10 +62,10 @@ static AVX2_FN void micro_any(int R, int T, int64_t nb, int64_t cols, const uint
     }
 }
 
-AVX2_FN void odk_gemm_rows(int32_t type, int64_t cols, const void *w, size_t w_row_bytes,
-                           int64_t row_begin, int64_t row_end, const void *panel, int64_t n_tokens,
-                           float *out, int64_t out_stride, void *scratch) {
-    size_t prb = odk_gemm_panel_row_bytes(cols);
+AVX2_FN void odk_gemm_rows_avx2(int32_t type, int64_t cols, const void *w, size_t w_row_bytes,
+                                int64_t row_begin, int64_t row_end, const void *panel, int64_t n_tokens,
+                                float *out, int64_t out_stride, void *scratch) {
+    size_t prb = odk_gemm_panel_row_bytes_avx2(cols);
     int64_t nb = cols / 32, ng = cols / 16;
     uint8_t *u = (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
     float *s8 = (float *)(u + GEMM_TILE_ROWS * cols);
@@ -94,9 +97,9 @@ AVX2_FN void odk_gemm_rows(int32_t type, int64_t cols, const void *w, size_t w_r
     }
 }
 #else
-void odk_gemm_rows(int32_t type, int64_t cols, const void *w, size_t w_row_bytes,
-                   int64_t row_begin, int64_t row_end, const void *panel, int64_t n_tokens,
-                   float *out, int64_t out_stride, void *scratch) {
+void odk_gemm_rows_avx2(int32_t type, int64_t cols, const void *w, size_t w_row_bytes,
+                        int64_t row_begin, int64_t row_end, const void *panel, int64_t n_tokens,
+                        float *out, int64_t out_stride, void *scratch) {
     (void)type; (void)cols; (void)w; (void)w_row_bytes; (void)row_begin; (void)row_end;
     (void)panel; (void)n_tokens; (void)out; (void)out_stride; (void)scratch;
 }

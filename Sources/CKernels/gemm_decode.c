@@ -11,7 +11,7 @@
 #include "blocks.h"
 #include "gemm.h"
 
-int odk_gemm_supports(int32_t t) {
+int odk_gemm_supports_avx2(int32_t t) {
     switch (t) {
     case T_Q4_0: case T_Q4_1: case T_Q5_0: case T_Q5_1:
     case T_Q2_K: case T_Q3_K: case T_Q4_K: case T_Q5_K: case T_Q6_K: return 1;
@@ -19,13 +19,35 @@ int odk_gemm_supports(int32_t t) {
     }
 }
 
-size_t odk_gemm_panel_row_bytes(int64_t cols) {
+size_t odk_gemm_panel_row_bytes_avx2(int64_t cols) {
     return (size_t)cols + (size_t)(cols / 32) * 4 + (size_t)(cols / 16) * 4;
 }
 
-void odk_gemm_prepare(int32_t t, int64_t cols, const void *act, size_t act_row_bytes,
-                      int64_t n, void *panel) {
-    size_t prb = odk_gemm_panel_row_bytes(cols);
+// The public entry points: the AVX-512 form on that tier, the AVX2 form otherwise.
+int odk_gemm_supports(int32_t t) {
+    return odk_has_avx512() ? odk_gemm_supports_avx512(t) : odk_gemm_supports_avx2(t);
+}
+
+size_t odk_gemm_panel_row_bytes(int64_t cols) {
+    return odk_has_avx512() ? odk_gemm_panel_row_bytes_avx512(cols) : odk_gemm_panel_row_bytes_avx2(cols);
+}
+
+void odk_gemm_prepare(int32_t t, int64_t cols, const void *act, size_t act_row_bytes, int64_t n, void *panel) {
+    if (odk_has_avx512()) odk_gemm_prepare_avx512(t, cols, act, act_row_bytes, n, panel);
+    else odk_gemm_prepare_avx2(t, cols, act, act_row_bytes, n, panel);
+}
+
+void odk_gemm_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes, int64_t row_begin, int64_t row_end,
+                   const void *panel, int64_t n_tokens, float *out, int64_t out_stride, void *scratch) {
+    if (odk_has_avx512())
+        odk_gemm_rows_avx512(t, cols, w, w_row_bytes, row_begin, row_end, panel, n_tokens, out, out_stride, scratch);
+    else
+        odk_gemm_rows_avx2(t, cols, w, w_row_bytes, row_begin, row_end, panel, n_tokens, out, out_stride, scratch);
+}
+
+void odk_gemm_prepare_avx2(int32_t t, int64_t cols, const void *act, size_t act_row_bytes,
+                           int64_t n, void *panel) {
+    size_t prb = odk_gemm_panel_row_bytes_avx2(cols);
     for (int64_t tk = 0; tk < n; tk++) {
         const char *src = (const char *)act + tk * act_row_bytes;
         int8_t *codes = (int8_t *)((char *)panel + tk * prb);

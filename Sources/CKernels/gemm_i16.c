@@ -153,6 +153,7 @@ void od_i16_pack_tokens(int64_t n_tokens, int64_t k, int32_t levels, const float
 #ifdef OD_I16_X86
     simd = odk_has_avx2();
 #endif
+    (void)simd;  // read only by the x86 paths
     for (int64_t p = 0; p < n_panels; p++) {
         // Token i's pair kp: elements (kp * 6 + i) * 2 and + 1 of its panel.
         int16_t *panel = panels + (size_t)p * (size_t)k * T_PANEL_TOKENS;

@@ -2,12 +2,16 @@
 // target attribute, so these files compile without -mavx2 and run only after the CPU check.
 #ifndef ONDEVICE_CKERNELS_SIMD_H
 #define ONDEVICE_CKERNELS_SIMD_H
+#include "blocks.h"  // before the architecture check: the other architectures' stub tables need it
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
-#include "blocks.h"
 
 #define AVX2_FN __attribute__((target("avx2,fma,f16c")))
 #define AVX2_INLINE static inline __attribute__((target("avx2,fma,f16c"), always_inline))
+// The AVX-512 tier (tier.c): F, BW, VL and VNNI on top of everything AVX2 code may use.
+#define AVX512_TARGET "avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma,f16c"
+#define AVX512_FN __attribute__((target(AVX512_TARGET)))
+#define AVX512_INLINE static inline __attribute__((target(AVX512_TARGET), always_inline))
 
 AVX2_INLINE float hsum_ps(__m256 v) {
     __m128 x = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));

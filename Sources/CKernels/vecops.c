@@ -1,9 +1,16 @@
 // Small vector ops of a transformer layer. Plain loops: they touch a few thousand floats per
-// token, far below the matmuls, and the compiler vectorizes the simple ones.
+// token, far below the matmuls, and the compiler vectorizes the simple ones. On aarch64 the
+// public entry points take the NEON versions (vecops_neon.c); these loops are their twins.
 #include <math.h>
-#include "od_kernels.h"
+#include "blocks.h"
 
-void odk_rms_norm(const float *x, const float *weight, float *out, int64_t n, float eps) {
+#if defined(__aarch64__)
+#define NEON_OR_SCALAR(op) (odk_tier() >= ODK_TIER_NEON ? op##_neon : op##_scalar)
+#else
+#define NEON_OR_SCALAR(op) op##_scalar
+#endif
+
+void odk_rms_norm_scalar(const float *x, const float *weight, float *out, int64_t n, float eps) {
     // Sum of squares in double as ggml does, so long rows lose no precision.
     double ss = 0;
     for (int64_t i = 0; i < n; i++) ss += (double)x[i] * (double)x[i];
@@ -15,7 +22,7 @@ void odk_rms_norm(const float *x, const float *weight, float *out, int64_t n, fl
     }
 }
 
-void odk_softmax(float *x, int64_t n) {
+void odk_softmax_scalar(float *x, int64_t n) {
     if (n <= 0) return;
     float max = x[0];
     for (int64_t i = 1; i < n; i++) max = x[i] > max ? x[i] : max;
@@ -29,7 +36,7 @@ void odk_softmax(float *x, int64_t n) {
     for (int64_t i = 0; i < n; i++) x[i] *= inv;
 }
 
-void odk_silu(const float *x, float *out, int64_t n) {
+void odk_silu_scalar(const float *x, float *out, int64_t n) {
     for (int64_t i = 0; i < n; i++) out[i] = x[i] / (1.0f + expf(-x[i]));
 }
 
@@ -59,18 +66,36 @@ void odk_gelu_f16_rounded(const float *x, float *out, int64_t n) {
     }
 }
 
-void odk_add(const float *a, const float *b, float *out, int64_t n) {
+void odk_add_scalar(const float *a, const float *b, float *out, int64_t n) {
     for (int64_t i = 0; i < n; i++) out[i] = a[i] + b[i];
 }
 
-void odk_mul(const float *a, const float *b, float *out, int64_t n) {
+void odk_mul_scalar(const float *a, const float *b, float *out, int64_t n) {
     for (int64_t i = 0; i < n; i++) out[i] = a[i] * b[i];
 }
 
-void odk_add_scaled(const float *x, float s, float *out, int64_t n) {
+void odk_add_scaled_scalar(const float *x, float s, float *out, int64_t n) {
     for (int64_t i = 0; i < n; i++) out[i] += s * x[i];
 }
 
-void odk_scale(float *x, float s, int64_t n) {
+void odk_scale_scalar(float *x, float s, int64_t n) {
     for (int64_t i = 0; i < n; i++) x[i] *= s;
 }
+
+void odk_rms_norm(const float *x, const float *weight, float *out, int64_t n, float eps) {
+    NEON_OR_SCALAR(odk_rms_norm)(x, weight, out, n, eps);
+}
+
+void odk_softmax(float *x, int64_t n) { NEON_OR_SCALAR(odk_softmax)(x, n); }
+
+void odk_silu(const float *x, float *out, int64_t n) { NEON_OR_SCALAR(odk_silu)(x, out, n); }
+
+void odk_add(const float *a, const float *b, float *out, int64_t n) { NEON_OR_SCALAR(odk_add)(a, b, out, n); }
+
+void odk_mul(const float *a, const float *b, float *out, int64_t n) { NEON_OR_SCALAR(odk_mul)(a, b, out, n); }
+
+void odk_add_scaled(const float *x, float s, float *out, int64_t n) {
+    NEON_OR_SCALAR(odk_add_scaled)(x, s, out, n);
+}
+
+void odk_scale(float *x, float s, int64_t n) { NEON_OR_SCALAR(odk_scale)(x, s, n); }

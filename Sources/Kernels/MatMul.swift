@@ -26,7 +26,8 @@ package final class MatMul {
     package var minBytesPerTask = 64 * 1024
 
     /// Prompt batches at least this long take the GEMM path (decode each weight tile once, then
-    /// a 2-row x 4-token integer microkernel); shorter ones reuse the matrix-vector kernels.
+    /// a 2-row x 4-token integer microkernel, AVX2 or AVX-512 VNNI by tier); shorter ones reuse
+    /// the matrix-vector kernels.
     package static let gemmMinTokens = 4
 
     /// Tasks per thread. `concurrentPerform` hands tasks out as threads become free, so with a
@@ -59,6 +60,8 @@ package final class MatMul {
 
         let typeID = Int32(bitPattern: type.rawValue)
         let actRowBytes = ActivationQuantizer.rowBytes(for: type, cols: cols)
+        // odk_has_avx2 also holds on the avx512 tier, where odk_gemm_* run the AVX-512 VNNI form
+        // (which also takes Q8_0), so this picks the GEMM of whichever x86 tier is in use.
         let useGEMM = n >= Self.gemmMinTokens && odk_has_avx2() != 0 && odk_gemm_supports(typeID) != 0
         // Work grows with n, so prompt batches split into more tasks than single tokens.
         let parts = threads == 1 ? 1 : min(threads * Self.tasksPerThread, rows * wRowBytes * n / max(1, minBytesPerTask), rows / 4)

@@ -71,7 +71,10 @@ enum CPUInfo {
         let lines = info.split(separator: "\n")
         let name = lines.first { $0.hasPrefix("model name") }.map { String($0.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces) } ?? "unknown"
         let flags = Set(lines.first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
-        let simd = ["avx2", "fma", "f16c", "avx512f"].filter(flags.contains).joined(separator: ",")
-        return "\(name) (\(ProcessInfo.processInfo.activeProcessorCount) cores; \(simd))"
+        let simd = ["avx2", "fma", "f16c", "avx512f", "avx512_vnni"].filter(flags.contains).joined(separator: ",")
+        // The kernel tier is the best these flags allow, capped by ONDEVICE_KERNELS; this target
+        // does not import CKernels, so the cap is reported rather than odk_kernel_tier().
+        let cap = ProcessInfo.processInfo.environment["ONDEVICE_KERNELS"].map { "; ONDEVICE_KERNELS=\($0)" } ?? ""
+        return "\(name) (\(ProcessInfo.processInfo.activeProcessorCount) cores; \(simd)\(cap))"
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Kernels
 import Tensor
 import Testing
@@ -58,9 +59,21 @@ func `SIMD, scalar C and Swift reference dot products agree`(type: GGMLType) {
 }
 
 @Test func `the SIMD kernels are in use on this machine`() {
-    // The development and CI machines have AVX2; without it the agreement test above would
-    // compare the scalar kernel with itself.
-    #expect(VecDot.usesSIMD)
+    // The development and CI machines have AVX2 or NEON; without SIMD the agreement test above
+    // would compare the scalar kernel with itself. ONDEVICE_KERNELS caps the tier, so a run
+    // with a cap must get exactly the tier it asks for (x86 caps only bind on x86).
+    let cap = ProcessInfo.processInfo.environment["ONDEVICE_KERNELS"]?.lowercased()
+    switch cap {
+    case "scalar":
+        #expect(VecDot.tier == "scalar")
+        #expect(!VecDot.usesSIMD)
+    #if arch(x86_64)
+    case "avx2":
+        #expect(VecDot.tier == "avx2")
+    #endif
+    default:
+        #expect(VecDot.usesSIMD, "tier \(VecDot.tier) with ONDEVICE_KERNELS=\(cap ?? "")")
+    }
 }
 
 @Test(arguments: [GGMLType.q8_0, .q4_K, .q6_K])

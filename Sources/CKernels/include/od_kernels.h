@@ -1,7 +1,10 @@
 // C hot loops of the OnDevice engine: quantized dot products, activation quantization and small
-// vector ops. Every SIMD kernel has a portable scalar twin; the AVX2/FMA/F16C versions are
-// compiled with per-function target attributes and chosen at run time, so callers need no
-// compiler flags.
+// vector ops. Every SIMD kernel has a portable scalar twin; the AVX2/FMA/F16C and AVX-512
+// (F/BW/VL + VNNI) (x86) and NEON,
+// NEON+dotprod and NEON+i8mm (aarch64) versions are compiled with per-function target
+// attributes and chosen at run time, so callers need no compiler flags. The environment
+// variable ONDEVICE_KERNELS (scalar, avx2, avx512, neon, dotprod, i8mm), read at the first call, caps
+// the tier: the best the CPU has that is not above it; other values are ignored.
 //
 // Type ids are ggml's `ggml_type` numbers (the same raw values as the Swift `GGMLType`).
 #ifndef ONDEVICE_CKERNELS_H
@@ -13,8 +16,15 @@
 extern "C" {
 #endif
 
-/// 1 when the AVX2+FMA+F16C kernels are in use on this CPU.
+/// 1 when the AVX2+FMA+F16C kernels are in use on this CPU (and not capped off); also in the
+/// avx512 tier, which keeps them for everything it has no AVX-512 kernel for.
 int odk_has_avx2(void);
+
+/// 1 when the AVX-512 VNNI kernels are in use (the avx512 tier).
+int odk_has_avx512(void);
+
+/// The kernel tier in use: "scalar", "avx2", "avx512", "neon", "neon-dotprod" or "neon-i8mm".
+const char *odk_kernel_tier(void);
 
 /// Activation format a weight type is dotted against: 0 (f32) for F32/F16/BF16 weights,
 /// 8 (Q8_0) for Q4_0/Q5_0/Q8_0, 9 (Q8_1) for Q4_1/Q5_1, 15 (Q8_K) for the K-quants,
@@ -50,7 +60,8 @@ void odk_matmul_rows(int32_t weight_type, int64_t cols,
                      const void *act, size_t act_row_bytes, int64_t n_tokens,
                      float *out, int64_t out_stride);
 
-/// Prefill GEMM for quantized weights (AVX2 only; check odk_gemm_supports and odk_has_avx2).
+/// Prefill GEMM for quantized weights (AVX2 and AVX-512 tiers only; check odk_has_avx2 and
+/// odk_gemm_supports, whose answer depends on the tier: AVX-512 also takes Q8_0).
 /// Activations already quantized for the weight type are first converted into a panel
 /// (odk_gemm_prepare, n rows of odk_gemm_panel_row_bytes), then each row range is computed by
 /// odk_gemm_rows with its own scratch of odk_gemm_scratch_bytes(cols). Writes

@@ -1,0 +1,455 @@
+// Holds every SIMD kernel tier of CKernels to its portable scalar twin: dot kernels of every
+// weight type over awkward row lengths and random blocks (extreme and zero scales included),
+// the activation quantizers byte for byte, the vector ops, the prefill GEMM forms (AVX2 and
+// AVX-512), and the public dispatch (odk_vec_dot, odk_matmul_rows, odk_kernel_tier). A plain C
+// program, not a SwiftPM target: scripts/test-kernels-arm.sh builds it natively (AVX2 and, where
+// the CPU has it, AVX-512 tier) and for aarch64 under qemu (NEON, dotprod and i8mm tiers, one
+// qemu CPU model each).
+//
+// Usage: kernel_tiers [--expect TIER]   (TIER as odk_kernel_tier() names it)
+// Checks every tier from the lowest SIMD one up to the CPU's best, ignoring ONDEVICE_KERNELS;
+// the public dispatch runs at the capped tier. Prints one summary line per tier and exits 1
+// on any mismatch. Errors are normalized like llama.cpp's test-backend-ops:
+// sqrt(sum (simd - scalar)^2 / sum scalar^2) over the rows of a case.
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "blocks.h"
+#include "gemm.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+void odk_quantize_q8_0_avx2(const float *x, void *dst, int64_t k);
+void odk_quantize_q8_1_avx2(const float *x, void *dst, int64_t k);
+void odk_quantize_q8_K_avx2(const float *x, void *dst, int64_t k);
+#endif
+
+#define TOLERANCE 1e-5   // normalized error of a float-rounding difference
+#define ROWS 6           // rows per case
+
+#include "random_blocks.h"
+
+// ---- checking -----------------------------------------------------------------------------
+
+typedef struct {
+    const char *name;
+    int tier;
+    int kernels, cases, failures;
+    double max_err;
+} tally;
+
+static void fail(tally *t, const char *what, const char *detail) {
+    t->failures++;
+    if (t->failures <= 20) fprintf(stderr, "MISMATCH [%s] %s: %s\n", t->name, what, detail);
+}
+
+static int same_float(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
+
+/// Normalized error of `got` against `want` (n values); infinities and NaNs must agree exactly.
+static double normalized_error(const float *got, const float *want, int n) {
+    double num = 0, den = 0;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(want[i]) || !isfinite(got[i])) {
+            if (!same_float(got[i], want[i])) return INFINITY;
+            continue;
+        }
+        double d = (double)got[i] - (double)want[i];
+        num += d * d;
+        den += (double)want[i] * (double)want[i];
+    }
+    if (den == 0) return num == 0 ? 0 : INFINITY;
+    return sqrt(num / den);
+}
+
+static void record_tol(tally *t, const char *what, const float *got, const float *want, int n, int exact,
+                       double tolerance) {
+    t->cases++;
+    double e = normalized_error(got, want, n);
+    if (isfinite(e) && e > t->max_err) t->max_err = e;
+    char detail[160];
+    if (exact) {
+        for (int i = 0; i < n; i++) {
+            if (!same_float(got[i], want[i])) {
+                snprintf(detail, sizeof detail, "row %d: %.9g, scalar %.9g (must be exact)", i, got[i], want[i]);
+                fail(t, what, detail);
+                return;
+            }
+        }
+    } else if (!(e <= tolerance)) {
+        snprintf(detail, sizeof detail, "normalized error %.3g > %.0e (row 0: %.9g, scalar %.9g)", e, tolerance,
+                 got[0], want[0]);
+        fail(t, what, detail);
+    }
+}
+
+static void record(tally *t, const char *what, const float *got, const float *want, int n, int exact) {
+    record_tol(t, what, got, want, n, exact, TOLERANCE);
+}
+
+/// The tier's one-row kernel for a weight type (NULL: the tier has none of its own; the avx512
+/// tier's are the AVX2 ones, checked as that tier).
+static odk_dot_fn tier_kernel(int tier, int32_t type) {
+    if (tier == ODK_TIER_AVX2) return odk_avx2_kernel(type);
+    return odk_neon_kernel(type, tier);
+}
+
+static void check_dots(tally *t) {
+    static const int64_t float_cols[] = {1, 3, 7, 8, 15, 16, 17, 33, 100, 255, 1000, 4099};
+    static const int64_t block_cols[] = {32, 64, 96, 160, 224, 1056, 4128};
+    static const int64_t kquant_cols[] = {256, 512, 768, 1280, 2816, 4096};
+    for (int ti = 0; ti < N_TYPES; ti++) {
+        const wtype *ty = &types[ti];
+        odk_dot_fn simd = tier_kernel(t->tier, ty->type), scalar = odk_scalar_kernel(ty->type);
+        if (!simd) continue;
+        t->kernels++;
+        const int64_t *cols_list = ty->block == 1 ? float_cols : ty->block == 32 ? block_cols : kquant_cols;
+        int n_cols = ty->block == 1 ? 12 : ty->block == 32 ? 7 : 6;
+        int32_t act = odk_activation_type(ty->type);
+        for (int ci = 0; ci < n_cols; ci++) {
+            int64_t cols = cols_list[ci];
+            size_t rb = row_bytes(ty, cols), ab = odk_activation_row_bytes(ty->type, cols);
+            uint8_t *w = malloc(rb * ROWS), *a = malloc(ab + 64);
+            float *x = malloc((size_t)cols * sizeof(float));
+            float got[ROWS], want[ROWS];
+            char what[64];
+            // Random blocks, ordinary then extreme scales, activations through the quantizer.
+            for (int extreme = 0; extreme < 2; extreme++) {
+                fill_activations(x, cols);
+                odk_quantize_activations_scalar(ty->type, x, a, cols);
+                for (int r = 0; r < ROWS; r++) {
+                    fill_weights(ty, w + r * rb, cols, extreme, 0);
+                    got[r] = simd(cols, w + r * rb, a);
+                    want[r] = scalar(cols, w + r * rb, a);
+                }
+                snprintf(what, sizeof what, "dot %s cols %lld%s", ty->name, (long long)cols, extreme ? " extreme" : "");
+                record(t, what, got, want, ROWS, 0);
+            }
+            // Integer exactness: unit scales, codes small enough that every sum fits a float.
+            int64_t exact_cols = ty->block == 256 ? 256 : cols <= 512 ? cols : 512;
+            if (ty->block > 1 && cols == cols_list[0]) {
+                int amp = ty->block == 256 ? 15 : 127;
+                unit_activations(act, a, exact_cols, amp);
+                for (int r = 0; r < ROWS; r++) {
+                    fill_weights(ty, w + r * rb, exact_cols, 0, 1);
+                    got[r] = simd(exact_cols, w + r * rb, a);
+                    want[r] = scalar(exact_cols, w + r * rb, a);
+                }
+                snprintf(what, sizeof what, "dot %s cols %lld unit scales", ty->name, (long long)exact_cols);
+                record(t, what, got, want, ROWS, 1);
+            }
+            free(w), free(a), free(x);
+        }
+    }
+    // Two-by-two SMMLA kernels: every (row, token) of a pair against the scalar kernel.
+    if (t->tier < ODK_TIER_I8MM) return;
+    for (int ti = 0; ti < N_TYPES; ti++) {
+        const wtype *ty = &types[ti];
+        odk_dot2x2_fn fn2 = odk_i8mm_kernel2x2(ty->type);
+        if (!fn2) continue;
+        t->kernels++;
+        odk_dot_fn scalar = odk_scalar_kernel(ty->type);
+        static const int64_t cols2[] = {32, 96, 1056}, kcols2[] = {256, 512, 1280};
+        for (int ci = 0; ci < 3; ci++) {
+            int64_t cols = ty->block == 256 ? kcols2[ci] : cols2[ci];
+            size_t rb = row_bytes(ty, cols), ab = odk_activation_row_bytes(ty->type, cols);
+            uint8_t *w = malloc(2 * rb), *a = malloc(2 * ab);
+            float *x = malloc((size_t)cols * sizeof(float));
+            for (int extreme = 0; extreme < 2; extreme++) {
+                for (int r = 0; r < 2; r++) {
+                    fill_weights(ty, w + r * rb, cols, extreme, 0);
+                    fill_activations(x, cols);
+                    odk_quantize_activations_scalar(ty->type, x, a + r * ab, cols);
+                }
+                float got[4], want[4];
+                fn2(cols, w, rb, a, ab, got);
+                for (int r = 0; r < 2; r++)
+                    for (int k = 0; k < 2; k++) want[2 * r + k] = scalar(cols, w + r * rb, a + k * ab);
+                char what[64];
+                snprintf(what, sizeof what, "dot2x2 %s cols %lld%s", ty->name, (long long)cols, extreme ? " extreme" : "");
+                record(t, what, got, want, 4, 0);
+            }
+            free(w), free(a), free(x);
+        }
+    }
+}
+
+typedef void (*quantizer)(const float *x, void *dst, int64_t k);
+
+static quantizer tier_quantizer(int tier, int32_t act) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (tier == ODK_TIER_AVX2)
+        return act == T_Q8_0 ? odk_quantize_q8_0_avx2 : act == T_Q8_1 ? odk_quantize_q8_1_avx2 : odk_quantize_q8_K_avx2;
+#endif
+#if defined(__aarch64__)
+    if (tier >= ODK_TIER_NEON)
+        return act == T_Q8_0 ? odk_quantize_q8_0_neon : act == T_Q8_1 ? odk_quantize_q8_1_neon : odk_quantize_q8_K_neon;
+#endif
+    (void)tier, (void)act;
+    return NULL;
+}
+
+static void check_quantizers(tally *t) {
+    // Weight types whose activation formats are Q8_0, Q8_1 and Q8_K.
+    static const int32_t via[] = {T_Q8_0, T_Q4_1, T_Q4_K};
+    static const char *names[] = {"q8_0", "q8_1", "q8_K"};
+    static const int64_t cols_list[] = {256, 512, 4096};
+    for (int q = 0; q < 3; q++) {
+        quantizer simd = tier_quantizer(t->tier, odk_activation_type(via[q]));
+        if (!simd) continue;
+        t->kernels++;
+        for (int ci = 0; ci < 3; ci++) {
+            int64_t cols = cols_list[ci];
+            size_t ab = odk_activation_row_bytes(via[q], cols);
+            float *x = malloc((size_t)cols * sizeof(float));
+            uint8_t *got = malloc(ab), *want = malloc(ab);
+            for (int rep = 0; rep < 4; rep++) {
+                fill_activations(x, cols);
+                if (rep == 3) for (int64_t j = 0; j < cols; j++) x[j] = 0;  // all-zero row
+                simd(x, got, cols);
+                odk_quantize_activations_scalar(via[q], x, want, cols);
+                t->cases++;
+                if (memcmp(got, want, ab) != 0) {
+                    size_t at = 0;
+                    while (got[at] == want[at]) at++;
+                    char what[64], detail[96];
+                    snprintf(what, sizeof what, "quantize %s cols %lld", names[q], (long long)cols);
+                    snprintf(detail, sizeof detail, "byte %zu differs (%u, scalar %u); must be bit-identical",
+                             at, got[at], want[at]);
+                    fail(t, what, detail);
+                }
+            }
+            free(x), free(got), free(want);
+        }
+    }
+}
+
+/// The prefill GEMM forms (gemm.h) against the scalar kernels: odd row counts (a 16-row tile
+/// plus a remainder, two-row pairs plus a single row) and token counts (quads plus a remainder),
+/// row lengths that leave every padding piece of the AVX-512 layout. Q4_1/Q5_1 take a looser
+/// bound: the scalar kernels use the Q8_1 block's f16-rounded d * sum, the GEMM the float sum
+/// of the codes (as the Swift MatMul tests allow for).
+/// With unit scales every output is an integer both compute exactly.
+static void check_gemm(tally *t) {
+#if defined(__x86_64__) || defined(__i386__)
+    int avx512 = t->tier == ODK_TIER_AVX512;
+    if (t->tier != ODK_TIER_AVX2 && !avx512) return;
+    int (*supports)(int32_t) = avx512 ? odk_gemm_supports_avx512 : odk_gemm_supports_avx2;
+    size_t (*panel_bytes)(int64_t) = avx512 ? odk_gemm_panel_row_bytes_avx512 : odk_gemm_panel_row_bytes_avx2;
+    void (*prepare)(int32_t, int64_t, const void *, size_t, int64_t, void *) =
+        avx512 ? odk_gemm_prepare_avx512 : odk_gemm_prepare_avx2;
+    void (*rows)(int32_t, int64_t, const void *, size_t, int64_t, int64_t, const void *, int64_t, float *, int64_t,
+                 void *) = avx512 ? odk_gemm_rows_avx512 : odk_gemm_rows_avx2;
+    enum { GR = 19, GT = 7 };
+    static const int64_t block_cols[] = {32, 64, 96, 160, 224, 576, 640, 896, 1056};
+    static const int64_t kquant_cols[] = {256, 512, 768, 1280, 2816};
+    for (int ti = 0; ti < N_TYPES; ti++) {
+        const wtype *ty = &types[ti];
+        if (!supports(ty->type)) continue;
+        t->kernels++;
+        odk_dot_fn scalar = odk_scalar_kernel(ty->type);
+        int32_t act = odk_activation_type(ty->type);
+        double tolerance = act == T_Q8_1 ? 2e-3 : TOLERANCE;
+        const int64_t *cols_list = ty->block == 32 ? block_cols : kquant_cols;
+        int n_cols = ty->block == 32 ? 9 : 5;
+        for (int ci = 0; ci < n_cols; ci++) {
+            int64_t cols = cols_list[ci];
+            size_t rb = row_bytes(ty, cols), ab = odk_activation_row_bytes(ty->type, cols);
+            uint8_t *w = malloc(GR * rb), *a = malloc(GT * ab), *panel = malloc(GT * panel_bytes(cols));
+            void *scratch = malloc(odk_gemm_scratch_bytes(cols));
+            float *x = malloc((size_t)cols * sizeof(float)), got[GT * GR], want[GT * GR];
+            for (int kind = 0; kind < 3; kind++) {  // ordinary, extreme scales, unit scales
+                if (kind == 2 && ci > 1) break;
+                int64_t c = kind == 2 && ty->block == 256 ? 256 : cols;
+                for (int r = 0; r < GR; r++) fill_weights(ty, w + r * rb, c, kind == 1, kind == 2);
+                for (int k = 0; k < GT; k++) {
+                    if (kind == 2) {
+                        unit_activations(act, a + k * ab, c, ty->block == 256 ? 15 : 127);
+                        continue;
+                    }
+                    fill_activations(x, c);
+                    // Keep Q8_1's f16 d * sum finite: the large blocks would overflow it to inf,
+                    // which the scalar kernels then return while the GEMM's float sum does not.
+                    if (act == T_Q8_1)
+                        for (int64_t j = 0; j < c; j++) x[j] *= 1e-4f;
+                    odk_quantize_activations_scalar(ty->type, x, a + k * ab, c);
+                }
+                prepare(ty->type, c, a, ab, GT, panel);
+                if (kind == 1) {  // two row ranges, the second starting mid-tile
+                    rows(ty->type, c, w, rb, 0, 8, panel, GT, got, GR, scratch);
+                    rows(ty->type, c, w, rb, 8, GR, panel, GT, got, GR, scratch);
+                } else {
+                    rows(ty->type, c, w, rb, 0, GR, panel, GT, got, GR, scratch);
+                }
+                for (int k = 0; k < GT; k++)
+                    for (int r = 0; r < GR; r++) want[k * GR + r] = scalar(c, w + r * rb, a + k * ab);
+                char what[64];
+                static const char *kinds[] = {"", " extreme", " unit scales"};
+                snprintf(what, sizeof what, "gemm %s cols %lld%s", ty->name, (long long)c, kinds[kind]);
+                record_tol(t, what, got, want, GT * GR, kind == 2, tolerance);
+            }
+            free(w), free(a), free(panel), free(scratch), free(x);
+        }
+    }
+#else
+    (void)t;
+#endif
+}
+
+static void check_vector_ops(tally *t) {
+#if defined(__aarch64__)
+    if (t->tier < ODK_TIER_NEON) return;
+    static const int64_t sizes[] = {1, 3, 4, 5, 8, 17, 64, 100, 1000, 4097};
+    enum { N_OPS = 7 };
+    static const char *ops[N_OPS] = {"rms_norm", "softmax", "silu", "add", "mul", "add_scaled", "scale"};
+    t->kernels += N_OPS;
+    for (int op = 0; op < N_OPS; op++) {
+        for (int si = 0; si < 10; si++) {
+            int64_t n = sizes[si];
+            float *a = malloc((size_t)n * 4), *b = malloc((size_t)n * 4);
+            float *got = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
+            for (int64_t i = 0; i < n; i++) {
+                a[i] = uniform(-1, 1) * powf(10.0f, uniform(-2, op == 1 ? 1.5f : 2));
+                b[i] = uniform(-2, 2);
+                got[i] = want[i] = uniform(-1, 1);
+            }
+            if (op == 1 && n > 4) a[n / 2] = -INFINITY;  // a masked attention score
+            float s = uniform(-3, 3);
+            switch (op) {
+            case 0: odk_rms_norm_neon(a, si % 2 ? b : NULL, got, n, 1e-6f);
+                    odk_rms_norm_scalar(a, si % 2 ? b : NULL, want, n, 1e-6f); break;
+            case 1: memcpy(got, a, (size_t)n * 4); memcpy(want, a, (size_t)n * 4);
+                    odk_softmax_neon(got, n); odk_softmax_scalar(want, n); break;
+            case 2: odk_silu_neon(a, got, n); odk_silu_scalar(a, want, n); break;
+            case 3: odk_add_neon(a, b, got, n); odk_add_scalar(a, b, want, n); break;
+            case 4: odk_mul_neon(a, b, got, n); odk_mul_scalar(a, b, want, n); break;
+            case 5: odk_add_scaled_neon(a, s, got, n); odk_add_scaled_scalar(a, s, want, n); break;
+            default: memcpy(got, a, (size_t)n * 4); memcpy(want, a, (size_t)n * 4);
+                     odk_scale_neon(got, s, n); odk_scale_scalar(want, s, n); break;
+            }
+            char what[64];
+            snprintf(what, sizeof what, "%s n %lld", ops[op], (long long)n);
+            record(t, what, got, want, (int)n, 0);
+            free(a), free(b), free(got), free(want);
+        }
+    }
+#else
+    (void)t;
+#endif
+}
+
+/// The public entry points at the tier in use: odk_vec_dot, odk_matmul_rows and on x86 the
+/// prefill GEMM (odd row and token counts, so pair and four-row kernels meet their tails)
+/// against the scalar kernel.
+static void check_dispatch(tally *t) {
+    enum { R = 7, TK = 5 };
+    for (int ti = 0; ti < N_TYPES; ti++) {
+        const wtype *ty = &types[ti];
+        t->kernels++;
+        int64_t cols = ty->block == 256 ? 512 : 96;
+        size_t rb = row_bytes(ty, cols), ab = odk_activation_row_bytes(ty->type, cols);
+        uint8_t *w = malloc(R * rb), *a = malloc(TK * ab);
+        float *x = malloc((size_t)cols * sizeof(float));
+        for (int r = 0; r < R; r++) fill_weights(ty, w + r * rb, cols, 0, 0);
+        for (int k = 0; k < TK; k++) {
+            fill_activations(x, cols);
+            odk_quantize_activations(ty->type, x, a + k * ab, cols);
+        }
+        float got[TK * R], want[TK * R], one[R];
+        odk_matmul_rows(ty->type, cols, w, rb, 0, R, a, ab, TK, got, R);
+        for (int k = 0; k < TK; k++)
+            for (int r = 0; r < R; r++) want[k * R + r] = odk_vec_dot_scalar(ty->type, cols, w + r * rb, a + k * ab);
+        for (int r = 0; r < R; r++) one[r] = odk_vec_dot(ty->type, cols, w + r * rb, a);
+        char what[64];
+        snprintf(what, sizeof what, "odk_matmul_rows %s", ty->name);
+        record(t, what, got, want, TK * R, 0);
+        snprintf(what, sizeof what, "odk_vec_dot %s", ty->name);
+        record(t, what, one, want, R, 0);
+        // The public prefill GEMM, in the form of the tier in use (see check_gemm for Q8_1).
+        if (odk_has_avx2() && odk_gemm_supports(ty->type)) {
+            int q8_1 = odk_activation_type(ty->type) == T_Q8_1;
+            for (int k = 0; k < TK; k++) {
+                fill_activations(x, cols);
+                if (q8_1)
+                    for (int64_t j = 0; j < cols; j++) x[j] *= 1e-4f;
+                odk_quantize_activations(ty->type, x, a + k * ab, cols);
+            }
+            uint8_t *panel = malloc(TK * odk_gemm_panel_row_bytes(cols));
+            void *scratch = malloc(odk_gemm_scratch_bytes(cols));
+            odk_gemm_prepare(ty->type, cols, a, ab, TK, panel);
+            odk_gemm_rows(ty->type, cols, w, rb, 0, R, panel, TK, got, R, scratch);
+            for (int k = 0; k < TK; k++)
+                for (int r = 0; r < R; r++) want[k * R + r] = odk_vec_dot_scalar(ty->type, cols, w + r * rb, a + k * ab);
+            snprintf(what, sizeof what, "odk_gemm_rows %s", ty->name);
+            record_tol(t, what, got, want, TK * R, 0, q8_1 ? 2e-3 : TOLERANCE);
+            free(panel), free(scratch);
+        }
+        free(w), free(a), free(x);
+    }
+}
+
+/// ONDEVICE_KERNELS parsing: a cap, case-insensitive, other architectures and junk ignored.
+static void check_caps(tally *t) {
+    static const struct { int best; const char *cap; int want; } cases[] = {
+        {ODK_TIER_AVX2, NULL, ODK_TIER_AVX2},        {ODK_TIER_AVX2, "scalar", ODK_TIER_SCALAR},
+        {ODK_TIER_AVX2, "AVX2", ODK_TIER_AVX2},      {ODK_TIER_AVX2, "neon", ODK_TIER_AVX2},
+        {ODK_TIER_AVX2, "bogus", ODK_TIER_AVX2},     {ODK_TIER_AVX2, "", ODK_TIER_AVX2},
+        {ODK_TIER_I8MM, "dotprod", ODK_TIER_DOTPROD}, {ODK_TIER_I8MM, "neon", ODK_TIER_NEON},
+        {ODK_TIER_I8MM, "neon-i8mm", ODK_TIER_I8MM}, {ODK_TIER_NEON, "i8mm", ODK_TIER_NEON},
+        {ODK_TIER_DOTPROD, "scalar", ODK_TIER_SCALAR}, {ODK_TIER_DOTPROD, "avx2", ODK_TIER_DOTPROD},
+        {ODK_TIER_SCALAR, "neon", ODK_TIER_SCALAR},
+        {ODK_TIER_AVX512, NULL, ODK_TIER_AVX512},    {ODK_TIER_AVX512, "avx2", ODK_TIER_AVX2},
+        {ODK_TIER_AVX512, "AVX512", ODK_TIER_AVX512}, {ODK_TIER_AVX512, "scalar", ODK_TIER_SCALAR},
+        {ODK_TIER_AVX512, "i8mm", ODK_TIER_AVX512},  {ODK_TIER_AVX2, "avx512", ODK_TIER_AVX2},
+        {ODK_TIER_I8MM, "avx512", ODK_TIER_I8MM},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        int got = odk_tier_capped(cases[i].best, cases[i].cap);
+        t->cases++;
+        if (got != cases[i].want) {
+            char what[64], detail[96];
+            snprintf(what, sizeof what, "cap %s on %s", cases[i].cap ? cases[i].cap : "(unset)",
+                     odk_tier_name(cases[i].best));
+            snprintf(detail, sizeof detail, "tier %s, want %s", odk_tier_name(got), odk_tier_name(cases[i].want));
+            fail(t, what, detail);
+        }
+    }
+}
+
+static int summarize(const tally *t, const char *what) {
+    printf("%-13s %-26s %2d kernels, %4d cases, max normalized error %.2e, %d mismatches\n", t->name, what,
+           t->kernels, t->cases, t->max_err, t->failures);
+    return t->failures;
+}
+
+int main(int argc, char **argv) {
+    const char *expect = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--expect") && i + 1 < argc) expect = argv[++i];
+        else { fprintf(stderr, "usage: %s [--expect TIER]\n", argv[0]); return 2; }
+    }
+    int failures = 0, cpu = odk_cpu_tier();
+    const char *env = getenv("ONDEVICE_KERNELS");
+    printf("cpu tier %s, tier in use %s (ONDEVICE_KERNELS=%s)\n", odk_tier_name(cpu), odk_kernel_tier(),
+           env ? env : "");
+    int lowest = cpu == ODK_TIER_AVX2 || cpu == ODK_TIER_AVX512 ? ODK_TIER_AVX2 : ODK_TIER_NEON;
+    for (int tier = lowest; tier <= cpu; tier++) {
+        tally t = {odk_tier_name(tier), tier, 0, 0, 0, 0};
+        check_dots(&t);
+        check_quantizers(&t);
+        check_vector_ops(&t);
+        check_gemm(&t);
+        failures += summarize(&t, "vs scalar");
+    }
+    tally d = {odk_kernel_tier(), odk_tier(), 0, 0, 0, 0};
+    check_dispatch(&d);
+    check_caps(&d);
+    if (expect && strcmp(expect, odk_kernel_tier()) != 0) {
+        char detail[96];
+        snprintf(detail, sizeof detail, "tier in use %s, expected %s", odk_kernel_tier(), expect);
+        fail(&d, "odk_kernel_tier", detail);
+    }
+    failures += summarize(&d, "public dispatch and caps");
+    printf("%s\n", failures ? "FAIL" : "OK");
+    return failures ? 1 : 0;
+}
