@@ -57,6 +57,38 @@ for name, t in targets.items():
                 if mod in targets and mod != name and mod not in deps:
                     errors.append(f"{name}: {os.path.relpath(os.path.join(dirpath, f), root)} imports {mod}, "
                                   "which is not a declared dependency")
+# (4) Doors reach the engine through the public API only; scripts/door-imports.txt lists the
+# files not moved yet, and must match them exactly (so it only shrinks).
+DOORS = {"ondevice": {"OnDevice", "Server"}, "Server": {"OnDevice", "StructuredOutput"}}
+listed = {}
+for line in open(os.path.join(root, "scripts", "door-imports.txt"), encoding="utf-8"):
+    line = line.strip()
+    if line and not line.startswith("#"):
+        path, mods = line.split(":", 1)
+        listed[path.strip()] = set(mods.split())
+seen = set()
+for door, allowed in DOORS.items():
+    folder = os.path.join(root, "Sources", door)
+    for dirpath, _, files in os.walk(folder):
+        for f in sorted(files):
+            if not f.endswith(".swift"):
+                continue
+            full = os.path.join(dirpath, f)
+            rel = os.path.relpath(full, root)
+            text = open(full, encoding="utf-8").read()
+            lower = {m for m in re.findall(r"^\s*import\s+(\w+)", text, re.M)
+                     if m in targets and m not in allowed and targets[m]["type"] != "system-target" and m != "CKernels"}
+            if lower:
+                seen.add(rel)
+                extra = lower - listed.get(rel, set())
+                if extra:
+                    errors.append(f"{rel} imports {', '.join(sorted(extra))} below the public API: doors go through "
+                                  f"OnDevice (the list of files still being moved is scripts/door-imports.txt)")
+                elif listed.get(rel, set()) - lower:
+                    errors.append(f"scripts/door-imports.txt: {rel} no longer imports "
+                                  f"{', '.join(sorted(listed[rel] - lower))}; drop it from the list")
+for rel in sorted(set(listed) - seen):
+    errors.append(f"scripts/door-imports.txt: {rel} imports only the public API now; drop its line")
 if errors:
     print("layering violations:\n  " + "\n  ".join(sorted(set(errors))), file=sys.stderr)
     sys.exit(1)
