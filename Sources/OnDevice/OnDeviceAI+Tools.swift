@@ -91,10 +91,17 @@ extension TextModel {
                 throw OnDeviceError.toolCallLimitReached(limit: toolOptions.maxToolCalls)
             }
             var metrics = TextMetrics()
-            for case let m? in outcome.turns { metrics.add(m, first: metrics.modelCalls == 0) }
+            var perCall: [TextMetrics] = []
+            for case let m? in outcome.turns {
+                metrics.add(m, first: metrics.modelCalls == 0)
+                var one = TextMetrics()
+                one.add(m, first: true)
+                perCall.append(one)
+            }
             return .finished(ToolChatResult(
                 text: outcome.answer, toolCalls: outcome.calls.map { ToolInvocation($0, registry: registry) },
-                transcript: outcome.messages.map(Message.init), reachedCallLimit: outcome.reachedCallLimit, metrics: metrics))
+                transcript: outcome.messages.map(Message.init), reachedCallLimit: outcome.reachedCallLimit, metrics: metrics,
+                callMetrics: perCall))
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream

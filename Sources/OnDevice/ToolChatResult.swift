@@ -11,4 +11,6 @@ public struct ToolChatResult: Sendable, Equatable {
     public var reachedCallLimit: Bool
     /// Figures summed over every model call (`modelCalls` counts the assistant turns).
     public var metrics: TextMetrics
+    /// Each model call's own figures, in order (one per assistant turn).
+    public var callMetrics: [TextMetrics] = []
 }

@@ -1,87 +1,87 @@
 import Foundation
-import StructuredOutput
+import OnDevice
 import Synchronization
-import TextGeneration
-import Tokenizers
-import Tools
 
-/// `ondevice chat --tools …`: each user turn runs the tool-call loop. On a terminal the answer
-/// streams and every call and result appears on its own line as it happens; `--json` prints one
-/// JSON object per turn instead (answer, calls with their results, figures of each model call).
+/// `ondevice chat --tools …`: each user turn is a chat with tools through the public API. On a
+/// terminal the answer streams and every call and result appears on its own line as it happens;
+/// `--json` prints one JSON object per turn instead (answer, calls with their results, figures
+/// of each model call).
 extension ChatCommand {
-    /// The loop for `--tools` (names, comma-separated, or `all`); nil without the option.
-    static func toolLoop(_ a: Arguments) throws -> ToolCallLoop? {
+    /// The tools of `--tools` (names, comma-separated, or `all`) and the loop's options; nil
+    /// without the option.
+    static func toolChoice(_ a: Arguments) throws -> (tools: [Tool], options: ToolOptions)? {
         guard let list = a.string("tools") else {
             if a.string("max-tool-calls") != nil || a.has("require-tool-call") { throw CLIError.missingOption("--tools") }
             return nil
         }
-        let builtIns: [Tool] = [.calculate(), .currentTime()]
         var chosen: [Tool] = []
         for name in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             if name == "all" {
-                chosen = builtIns
+                chosen = Tool.builtIns
                 continue
             }
-            guard let tool = builtIns.first(where: { $0.name == name }) else {
-                throw CLIError.invalidValue(option: "--tools", value: name, expected: builtIns.map(\.name).joined(separator: ", ") + " or all")
+            guard let tool = Tool.builtIn(named: name) else {
+                throw CLIError.invalidValue(option: "--tools", value: name, expected: Tool.builtIns.map(\.name).joined(separator: ", ") + " or all")
             }
             if !chosen.contains(where: { $0.name == name }) { chosen.append(tool) }
         }
         guard !chosen.isEmpty else { throw CLIError.invalidValue(option: "--tools", value: list, expected: "tool names or all") }
-        let maxCalls = try a.int("max-tool-calls") ?? 4
-        guard maxCalls >= 0 else { throw CLIError.invalidValue(option: "--max-tool-calls", value: String(maxCalls), expected: "0 or more") }
-        var loop = ToolCallLoop(registry: ToolRegistry(chosen), maxCalls: maxCalls)
+        var options = ToolOptions()
+        options.maxToolCalls = try a.int("max-tool-calls") ?? options.maxToolCalls
+        guard options.maxToolCalls >= 0 else {
+            throw CLIError.invalidValue(option: "--max-tool-calls", value: String(options.maxToolCalls), expected: "0 or more")
+        }
         // Each user turn's first reply must be a call (for models that rarely decide to call).
-        loop.requireFirstCall = a.has("require-tool-call")
-        return loop
+        options.requireToolCall = a.has("require-tool-call")
+        return (chosen, options)
     }
 
-    static func runWithTools(_ a: Arguments, runtime: RuntimeOptions, options: GenerationOptions, loop: ToolCallLoop) async throws {
+    static func runWithTools(_ a: Arguments, model: TextModel, options: TextOptions, tools: [Tool], toolOptions: ToolOptions) async throws {
         let json = a.has("json")
-        let model = try runtime.load()
-        let responder = try SessionResponder(session: runtime.session(model), options: options)
-        let system = a.string("system").map { ChatMessage(role: .system, content: $0) }
-        // The conversation without the tools' prompt, which the loop adds to every turn in the
-        // same words, so the session's cache still reuses all earlier turns.
-        var history: [ChatMessage] = system.map { [$0] } ?? []
+        // The conversation as the loop returns it; passing it back keeps the prompt's prefix (and
+        // so the session's cache) the same from turn to turn.
+        var history: [Message] = a.string("system").map { [.system($0)] } ?? []
         let interactive = isatty(STDIN_FILENO) != 0
         if interactive {
-            let names = loop.registry.tools.map(\.name).joined(separator: ", ")
-            print("Chatting with \(URL(fileURLWithPath: runtime.modelPath).lastPathComponent), tools: \(names). /reset clears, /exit or Ctrl-D quits.")
+            print("Chatting with \(model.id), tools: \(tools.map(\.name).joined(separator: ", ")). /reset clears, /exit or Ctrl-D quits.")
         }
         while let input = nextTurn(interactive: interactive) {
             if input == "/reset" {
-                history = system.map { [$0] } ?? []
-                responder.session.reset()
+                history = a.string("system").map { [.system($0)] } ?? []
                 continue
             }
             let printer = TurnPrinter(quiet: json)
-            let outcome: ToolCallLoop.Outcome
+            var result: ToolChatResult?
             do {
-                outcome = try await loop.run(messages: history + [ChatMessage(role: .user, content: input)], responder: responder) {
-                    printer.show($0)
+                for try await event in model.chatStream(history + [.user(input)], tools: tools, options: options, toolOptions: toolOptions) {
+                    switch event {
+                    case .partial(let text): printer.text(text)
+                    case .toolCall(let name, let arguments): printer.call(name: name, arguments: arguments)
+                    case .toolResult(let invocation): printer.result(invocation)
+                    case .finished(let r): result = r
+                    }
                 }
-            } catch EngineError.contextOverflow(let tokens, let ctx) {
-                print("\n[conversation is \(tokens) tokens, over the context of \(ctx); /reset to start over]")
+            } catch let error as OnDeviceError where error.code == .inputTooLong {
+                print("\n[conversation is \(error.tokens ?? 0) tokens, over the \(error.limit ?? 0) this context allows; /reset to start over]")
                 continue
             }
-            history = Array(outcome.messages.dropFirst())
-            if let system { history.insert(system, at: 0) }
-            if json { try printJSON(turnJSON(outcome)) } else { printer.endTurn(outcome) }
+            guard let result else { continue }
+            history = result.transcript
+            if json { try printJSON(turnJSON(result)) } else { printer.endTurn(result) }
         }
     }
 
-    static func turnJSON(_ outcome: ToolCallLoop.Outcome) -> [String: Any] {
-        let calls: [[String: Any]] = outcome.calls.map { record in
-            var entry: [String: Any] = ["result": record.result, "is_error": record.isError]
-            if let call = record.call {
-                entry["name"] = call.name
-                entry["arguments"] = (try? JSONSerialization.jsonObject(with: Data(call.arguments.serialized.utf8))) ?? [:]
+    static func turnJSON(_ result: ToolChatResult) -> [String: Any] {
+        let calls: [[String: Any]] = result.toolCalls.map { call in
+            var entry: [String: Any] = ["result": call.result, "is_error": call.error != nil]
+            if let name = call.name { entry["name"] = name }
+            if let arguments = call.arguments {
+                entry["arguments"] = (try? JSONSerialization.jsonObject(with: Data(arguments.json.utf8))) ?? [:]
             }
             return entry
         }
-        return ["text": outcome.answer, "tool_calls": calls, "reached_call_limit": outcome.reachedCallLimit,
-                "metrics": outcome.turns.map { $0?.json ?? [:] }]
+        return ["text": result.text, "tool_calls": calls, "reached_call_limit": result.reachedCallLimit,
+                "metrics": result.callMetrics.map(\.json)]
     }
 }
 
@@ -94,25 +94,27 @@ private final class TurnPrinter: Sendable {
 
     init(quiet: Bool) { self.quiet = quiet }
 
-    func show(_ event: ToolCallLoop.Event) {
-        guard !quiet else { return }
-        switch event {
-        case .text(let text):
-            guard !text.isEmpty else { return }
-            writeOut(text)
-            atLineStart.withLock { $0 = text.hasSuffix("\n") }
-        case .call(let call):
-            newLine()
-            writeOut("[tool call] \(call.map { "\($0.name) \($0.arguments.serialized)" } ?? "(unparsable call)")\n")
-        case .result(let record):
-            writeOut("[tool \(record.isError ? "error" : "result")] \(record.result)\n")
-            atLineStart.withLock { $0 = true }
-        }
+    func text(_ text: String) {
+        guard !quiet, !text.isEmpty else { return }
+        writeOut(text)
+        atLineStart.withLock { $0 = text.hasSuffix("\n") }
     }
 
-    func endTurn(_ outcome: ToolCallLoop.Outcome) {
+    func call(name: String?, arguments: ToolArguments?) {
+        guard !quiet else { return }
         newLine()
-        if outcome.reachedCallLimit { writeOut("[tool-call limit reached]\n") }
+        writeOut("[tool call] \(name.map { "\($0) \(arguments?.json ?? "{}")" } ?? "(unparsable call)")\n")
+    }
+
+    func result(_ invocation: ToolInvocation) {
+        guard !quiet else { return }
+        writeOut("[tool \(invocation.error != nil ? "error" : "result")] \(invocation.result)\n")
+        atLineStart.withLock { $0 = true }
+    }
+
+    func endTurn(_ result: ToolChatResult) {
+        newLine()
+        if result.reachedCallLimit { writeOut("[tool-call limit reached]\n") }
     }
 
     private func newLine() {

@@ -1,6 +1,5 @@
 import Foundation
 import OnDevice
-import Tokenizers
 
 /// `ondevice chat`: an interactive multi-turn conversation in the terminal. Each turn
 /// re-renders the whole conversation with the model's template; the session's prompt cache
@@ -13,24 +12,22 @@ enum ChatCommand {
         let a = try Arguments(args, options: RuntimeOptions.valued.union(["system", "temperature", "seed", "max-tokens", "top-k", "top-p", "min-p", "repeat-penalty", "tools", "max-tool-calls", "lora"]),
                               flags: ["greedy", "json", "require-tool-call"])
         if a.has("greedy") && a.string("temperature") != nil { throw CLIError.conflicting("--greedy", "--temperature") }
-        let tools = try toolLoop(a)
-        let runtime = try await RuntimeOptions(a)
-        if let tools {
-            let options = try GenerateCommand.generationOptions(a)
-            if a.string("lora") != nil { throw CLIError.conflicting("--lora", "--tools") }
-            try await runWithTools(a, runtime: runtime, options: options, loop: tools)
-            return
-        }
-        if a.has("json") { throw CLIError.io("chat --json needs --tools (it prints each turn's calls and answer)") }
+        let tools = try toolChoice(a)
+        if a.has("json") && tools == nil { throw CLIError.io("chat --json needs --tools (it prints each turn's calls and answer)") }
         // Through the public API: a chat session keeps the conversation and its KV cache, so each
         // turn evaluates only what is new.
         let ai = OnDeviceAI(configuration: try TextOpCommand.configuration(a))
         let model = ai.textModel(try await ModelLocator.reference(for: try a.require("model")))
         var textOptions = try TextOpCommand.textOptions(a)
         textOptions.adapters = try await LoRAChoice.all(a).map(\.lora)
+        if let tools {
+            if a.string("lora") != nil { throw CLIError.conflicting("--lora", "--tools") }
+            try await runWithTools(a, model: model, options: textOptions, tools: tools.tools, toolOptions: tools.options)
+            return
+        }
         let chat = model.session(system: a.string("system"), options: textOptions)
         let interactive = isatty(STDIN_FILENO) != 0
-        if interactive { print("Chatting with \(URL(fileURLWithPath: runtime.modelPath).lastPathComponent). /reset clears, /exit or Ctrl-D quits.") }
+        if interactive { print("Chatting with \(model.id). /reset clears, /exit or Ctrl-D quits.") }
         while let input = nextTurn(interactive: interactive) {
             if input == "/reset" {
                 chat.reset()

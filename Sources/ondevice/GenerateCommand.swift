@@ -1,7 +1,5 @@
 import Foundation
 import OnDevice
-import TextGeneration
-import Tokenizers
 
 /// `ondevice generate`: one completion, streamed to stdout (or one JSON object with `--json`).
 enum GenerateCommand {
@@ -54,24 +52,6 @@ enum GenerateCommand {
                 m.promptTokens, m.completionTokens, m.tokensPerSecond, m.timeToFirstToken * 1000,
                 m.finishReason.rawValue).utf8))
         }
-    }
-
-    static func generationOptions(_ a: Arguments) throws -> GenerationOptions {
-        var o = GenerationOptions()
-        o.maxTokens = try a.int("max-tokens") ?? o.maxTokens
-        guard o.maxTokens > 0 else { throw CLIError.invalidValue(option: "--max-tokens", value: String(o.maxTokens), expected: "positive") }
-        if a.has("greedy") { o.sampling = .greedy }
-        if let t = try a.float("temperature") { o.sampling.temperature = t }
-        if let s = a.string("seed") {
-            guard let v = UInt64(s) else { throw CLIError.invalidValue(option: "--seed", value: s, expected: "a non-negative integer") }
-            o.sampling.seed = v
-        }
-        if let k = try a.int("top-k") { o.sampling.topK = k }
-        if let p = try a.float("top-p") { o.sampling.topP = p }
-        if let p = try a.float("min-p") { o.sampling.minP = p }
-        if let r = try a.float("repeat-penalty") { o.sampling.repetitionPenalty = r }
-        o.stop = a.all("stop")
-        return o
     }
 
     /// `generate --json-schema FILE PROMPT`: prints only the JSON document (valid against the

@@ -4,25 +4,8 @@ import OnDevice
 import TextGeneration
 
 /// Options every model-running command accepts.
-struct RuntimeOptions {
+enum RuntimeOptions {
     static let valued: Set<String> = ["model", "threads", "context"]
-    var modelPath: String
-    var threads: Int?
-    var context: Int?
-
-    init(_ a: Arguments) async throws {
-        modelPath = try await ModelLocator.path(for: try a.require("model"))
-        threads = try a.int("threads")
-        context = try a.int("context")
-        if let t = threads, t < 1 { throw CLIError.invalidValue(option: "--threads", value: String(t), expected: "at least 1") }
-        if let c = context, c < 1 { throw CLIError.invalidValue(option: "--context", value: String(c), expected: "at least 1") }
-    }
-
-    func load() throws -> LanguageModel { try LanguageModel(path: modelPath) }
-
-    func session(_ model: LanguageModel) -> Session {
-        Session(model: model, contextLength: context, threads: threads)
-    }
 }
 
 /// Reads a text argument: `-` means standard input.
