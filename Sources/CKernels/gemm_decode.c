@@ -23,23 +23,32 @@ size_t odk_gemm_panel_row_bytes_avx2(int64_t cols) {
     return (size_t)cols + (size_t)(cols / 32) * 4 + (size_t)(cols / 16) * 4;
 }
 
-// The public entry points: the AVX-512 form on that tier, the AVX2 form otherwise.
+// The public entry points: the AVX-512 form on that tier, the AVX2 form otherwise. Q4_1 and
+// Q5_1 weights stay on the AVX2 form on both tiers: through the AVX-512 form SmolLM2's golden
+// LoRA run moved past its tolerances (a teacher-forced logit 1.0019 from llama.cpp's against a
+// 1.0 bound, and a greedy divergence at a 0.64 margin); the reason is not found yet. The
+// AVX-512 kernels for them are still held to scalar by the tier harness.
+static int gemm_avx512_for(int32_t t) { return odk_has_avx512() && t != T_Q4_1 && t != T_Q5_1; }
+
 int odk_gemm_supports(int32_t t) {
-    return odk_has_avx512() ? odk_gemm_supports_avx512(t) : odk_gemm_supports_avx2(t);
+    return gemm_avx512_for(t) ? odk_gemm_supports_avx512(t) : odk_gemm_supports_avx2(t);
 }
 
 size_t odk_gemm_panel_row_bytes(int64_t cols) {
-    return odk_has_avx512() ? odk_gemm_panel_row_bytes_avx512(cols) : odk_gemm_panel_row_bytes_avx2(cols);
+    // Room for either form on the AVX-512 tier (the form is chosen by weight type).
+    if (!odk_has_avx512()) return odk_gemm_panel_row_bytes_avx2(cols);
+    size_t a = odk_gemm_panel_row_bytes_avx512(cols), b = odk_gemm_panel_row_bytes_avx2(cols);
+    return a > b ? a : b;
 }
 
 void odk_gemm_prepare(int32_t t, int64_t cols, const void *act, size_t act_row_bytes, int64_t n, void *panel) {
-    if (odk_has_avx512()) odk_gemm_prepare_avx512(t, cols, act, act_row_bytes, n, panel);
+    if (gemm_avx512_for(t)) odk_gemm_prepare_avx512(t, cols, act, act_row_bytes, n, panel);
     else odk_gemm_prepare_avx2(t, cols, act, act_row_bytes, n, panel);
 }
 
 void odk_gemm_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes, int64_t row_begin, int64_t row_end,
                    const void *panel, int64_t n_tokens, float *out, int64_t out_stride, void *scratch) {
-    if (odk_has_avx512())
+    if (gemm_avx512_for(t))
         odk_gemm_rows_avx512(t, cols, w, w_row_bytes, row_begin, row_end, panel, n_tokens, out, out_stride, scratch);
     else
         odk_gemm_rows_avx2(t, cols, w, w_row_bytes, row_begin, row_end, panel, n_tokens, out, out_stride, scratch);
