@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import Server
 
@@ -8,11 +10,11 @@ extension FuzzTarget {
         FuzzTarget("http", "HTTP/1.1 requests off a socket: request line, headers, Content-Length and chunked bodies, "
                    + "pipelined requests", maxLength: 16 * 1024) { bytes in
             var fds: [Int32] = [0, 0]
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { fatalError("socketpair: \(errno)") }
+            guard socketpair(AF_UNIX, POSIX.streamType, 0, &fds) == 0 else { fatalError("socketpair: \(errno)") }
             // The whole input fits the socket buffer (maxLength is far below it), then end of stream.
             var sent = 0
             while sent < bytes.count {
-                let n = send(fds[1], bytes.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+                let n = send(fds[1], bytes.baseAddress! + sent, bytes.count - sent, POSIX.noSignal)
                 guard n > 0 else { break }
                 sent += n
             }

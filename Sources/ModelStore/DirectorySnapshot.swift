@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Metadata of every entry under a model directory, sorted by path: the key that decides whether
@@ -48,8 +50,8 @@ package struct DirectorySnapshot: Sendable, Equatable, Codable {
             default: kind = .other
             }
             entries.append(Entry(path: path, kind: kind, size: kind == .directory ? 0 : Int64(st.st_size),
-                                 mtimeNs: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
-                                 ctimeNs: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec),
+                                 mtimeNs: POSIX.modificationNanoseconds(st),
+                                 ctimeNs: POSIX.changeNanoseconds(st),
                                  inode: UInt64(st.st_ino), linkTarget: target))
             if kind == .directory { walk(root: root, relative: path, into: &entries) }
         }

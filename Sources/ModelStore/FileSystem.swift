@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The few POSIX file operations the store needs, with errno mapped to `StoreError.io`.
@@ -21,7 +23,7 @@ package enum FileSystem {
     }
 
     package static func rename(_ from: String, to: String) throws(StoreError) {
-        guard Glibc.rename(from, to) == 0 else { throw .io(path: to, errno: errno) }
+        guard POSIX.rename(from, to) == 0 else { throw .io(path: to, errno: errno) }
     }
 
     package static func exists(_ path: String) -> Bool {
@@ -42,7 +44,7 @@ package enum FileSystem {
     }
 
     package static func truncate(_ path: String, to size: Int64) throws(StoreError) {
-        guard Glibc.truncate(path, off_t(size)) == 0 else { throw .io(path: path, errno: errno) }
+        guard POSIX.truncate(path, off_t(size)) == 0 else { throw .io(path: path, errno: errno) }
     }
 
     package static func readData(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }

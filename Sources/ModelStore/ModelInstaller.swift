@@ -185,4 +185,6 @@ extension ModelValidator {
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif

@@ -40,4 +40,6 @@ extension CatalogEntry {
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif

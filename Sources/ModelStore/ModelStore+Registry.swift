@@ -108,4 +108,6 @@ extension ModelStore {
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif

@@ -2,6 +2,8 @@ import CKernels
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A `<file>.partial` being written: its length so far and the SHA-256 of those bytes.

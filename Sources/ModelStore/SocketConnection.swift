@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Owner of a connected TCP socket; closes it on deinit. Used by one thread at a time.
@@ -20,7 +22,7 @@ final class SocketConnection {
     static func connect(host: String, port: Int, timeout: Double, cancelled: CancellationFlag, url: String) throws(StoreError) -> SocketConnection {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = POSIX.streamType
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {
@@ -31,10 +33,10 @@ final class SocketConnection {
         var node: UnsafeMutablePointer<addrinfo>? = first
         while let info = node {
             node = info.pointee.ai_next
-            let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            let fd = POSIX.streamSocket(family: info.pointee.ai_family, nonBlocking: true)
             guard fd >= 0 else { lastReason = String(cString: strerror(errno)); continue }
             let connection = SocketConnection(fd: fd, url: url)
-            if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return connection }
+            if POSIX.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return connection }
             guard errno == EINPROGRESS else { lastReason = String(cString: strerror(errno)); continue }
             guard try connection.wait(for: Int16(POLLOUT), timeout: timeout, cancelled: cancelled) else {
                 lastReason = "connect timed out"; continue
@@ -67,8 +69,8 @@ final class SocketConnection {
             guard try wait(for: Int16(POLLOUT), timeout: timeout, cancelled: cancelled) else {
                 throw .stalled(url: url, seconds: timeout)
             }
-            // MSG_NOSIGNAL: a peer that closed must give EPIPE, not kill the process with SIGPIPE.
-            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            // noSignal: a peer that closed must give EPIPE, not kill the process with SIGPIPE.
+            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, POSIX.noSignal) }
             if sent < 0 {
                 if errno == EAGAIN || errno == EINTR { continue }
                 throw .connection(url: url, reason: String(cString: strerror(errno)))

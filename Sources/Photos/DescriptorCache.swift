@@ -3,6 +3,8 @@ import Imaging
 import ModelStore
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Size and modification time of a file: a cached result is reused only while both match.
@@ -19,8 +21,7 @@ package struct FileStamp: Sendable, Equatable, Codable {
     package static func of(_ path: String) -> FileStamp? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
-        return FileStamp(size: Int64(st.st_size),
-                         modifiedNanos: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+        return FileStamp(size: Int64(st.st_size), modifiedNanos: POSIX.modificationNanoseconds(st))
     }
 }
 
@@ -132,7 +133,7 @@ enum AtomicFile {
         var written = 0
         let ok = bytes.withUnsafeBytes { raw -> Bool in
             while written < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
+                let n = POSIX.write(fd, raw.baseAddress! + written, raw.count - written)
                 if n <= 0 { return false }
                 written += n
             }

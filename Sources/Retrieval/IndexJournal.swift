@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The index's append-only journal: every change is a checksummed record appended and synced
@@ -53,7 +55,7 @@ package final class IndexJournal {
             return (IndexJournal(path: path, readOnly: true, fd: -1, size: 0), Replay())
         }
         if !readOnly { unlink(path + ".compact") }
-        let fd = Glibc.open(path, readOnly ? (O_RDONLY | O_CLOEXEC) : (O_RDWR | O_CREAT | O_CLOEXEC), 0o644)
+        let fd = POSIX.open(path, readOnly ? (O_RDONLY | O_CLOEXEC) : (O_RDWR | O_CREAT | O_CLOEXEC), 0o644)
         guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
         let journal = IndexJournal(path: path, readOnly: readOnly, fd: fd, size: 0)
         let bytes = try journal.readAll()
@@ -119,7 +121,7 @@ package final class IndexJournal {
     func compact(_ records: [JournalRecord]) throws(RetrievalError) {
         precondition(!readOnly, "compact on a read-only journal")
         let temporary = path + ".compact"
-        let tfd = Glibc.open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let tfd = POSIX.open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard tfd >= 0 else { throw .io(path: temporary, operation: "open", errno: errno) }
         var bytes = Self.header()
         for r in records { bytes.append(contentsOf: Self.frame(r)) }
@@ -169,13 +171,13 @@ package final class IndexJournal {
     }
 
     private func sync() throws(RetrievalError) {
-        guard fdatasync(fd) == 0 else { throw .io(path: path, operation: "fdatasync", errno: errno) }
+        guard POSIX.syncData(fd) == 0 else { throw .io(path: path, operation: "fdatasync", errno: errno) }
     }
 
     /// Makes a create or rename in the journal's directory durable.
     static func syncDirectory(of path: String) throws(RetrievalError) {
         let directory = (path as NSString).deletingLastPathComponent
-        let dfd = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dfd = POSIX.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dfd >= 0 else { throw .io(path: directory, operation: "open directory", errno: errno) }
         defer { close(dfd) }
         guard fsync(dfd) == 0 else { throw .io(path: directory, operation: "fsync directory", errno: errno) }

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// This process's memory as the kernel accounts it, from /proc/self/status (`Name:  <n> kB`
@@ -15,7 +17,7 @@ package struct ProcessMemory: Sendable, Equatable {
     /// RssFile.
     package var fileBytes: Int
 
-    /// Reads /proc/self/status; nil where procfs is absent.
+    /// Reads /proc/self/status; nil where procfs is absent (Apple platforms).
     package static func current(root: String = "/") -> ProcessMemory? {
         guard let text = CgroupLocator.readSmallFile((root == "/" ? "" : root) + "/proc/self/status") else { return nil }
         func field(_ name: String) -> Int { LinuxMemoryProbe.parseMeminfo(text, field: name) ?? 0 }
@@ -36,10 +38,12 @@ package struct ProcessMemory: Sendable, Equatable {
     /// Asks glibc to return freed heap to the kernel. After a model is unloaded its tokenizer
     /// tables and caches are freed, but glibc keeps freed heap mapped unless trimmed, and RSS
     /// would then stay above what the cache charges. Looked up dynamically: other C libraries
-    /// return memory on their own.
+    /// return memory on their own (and Darwin's RTLD_DEFAULT is not nil, so it stays off there).
     package static func returnFreedHeap() {
-        guard let symbol = dlsym(nil, "malloc_trim") else { return }  // nil is RTLD_DEFAULT
+        #if os(Linux) && !ONDEVICE_PORTABLE_CHECK
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }  // nil is glibc's RTLD_DEFAULT
         typealias Trim = @convention(c) (Int) -> Int32
         _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        #endif
     }
 }

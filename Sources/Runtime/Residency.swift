@@ -26,7 +26,7 @@ package actor Residency {
     private nonisolated let memoryProbe: any MemoryProbing
 
     package init(policy: MemoryBudgetPolicy = MemoryBudgetPolicy(), keepAlive: KeepAlive = .standard,
-                 memoryProbe: any MemoryProbing = LinuxMemoryProbe(), clock: any RuntimeClock = ContinuousRuntimeClock(),
+                 memoryProbe: any MemoryProbing = PlatformProbes.memory(), clock: any RuntimeClock = ContinuousRuntimeClock(),
                  events: EventBus<RuntimeEvent> = EventBus()) {
         self.policy = policy
         self.defaultKeepAlive = keepAlive

@@ -24,7 +24,7 @@ package struct RuntimeDependencies: Sendable {
     package var resolver: (any BackendResolving)?
 
     package init(store: StoreConfiguration, settingsFile: SettingsFile? = nil, initialSettings: RuntimeSettings? = nil,
-                 memoryProbe: any MemoryProbing = LinuxMemoryProbe(), pressureProbe: (any PressureProbing)? = LinuxPressureProbe(),
+                 memoryProbe: any MemoryProbing = PlatformProbes.memory(), pressureProbe: (any PressureProbing)? = PlatformProbes.pressure(),
                  pressureInterval: Duration = .seconds(2), clock: any RuntimeClock = ContinuousRuntimeClock(),
                  engines: EngineRegistry = EngineRegistry(),
                  cpu: CPUFeatures = CPUFeatures.current(cores: ProcessInfo.processInfo.activeProcessorCount),

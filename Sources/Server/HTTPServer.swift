@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Answers one request on its connection's thread. Model work runs right there, synchronously:
@@ -59,7 +61,7 @@ package final class HTTPServer: Sendable {
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
             throw .bind(host: host, port: Int(port), reason: "not an IPv4 address")
         }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = POSIX.streamSocket()
         guard fd >= 0 else { throw .bind(host: host, port: Int(port), reason: String(cString: strerror(errno))) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A connected client socket, owned by its connection thread (never shared), closed on deinit.
@@ -18,6 +20,7 @@ package final class HTTPSocket {
         self.fd = fd
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        POSIX.suppressSIGPIPE(fd)
     }
 
     deinit { close(fd) }
@@ -50,8 +53,8 @@ package final class HTTPSocket {
         let deadline = ContinuousClock.now + .seconds(timeout)
         var offset = 0
         while offset < bytes.count {
-            // MSG_NOSIGNAL: a client that hung up must give EPIPE, not kill the server with SIGPIPE.
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            // noSignal: a client that hung up must give EPIPE, not kill the server with SIGPIPE.
+            let sent = bytes.withUnsafeBytes { POSIX.send(fd, $0.baseAddress! + offset, $0.count - offset, POSIX.noSignal | Int32(MSG_DONTWAIT)) }
             if sent > 0 { offset += sent; continue }
             guard sent < 0, errno == EAGAIN || errno == EINTR else { return false }
             var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)

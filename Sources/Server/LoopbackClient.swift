@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A minimal blocking HTTP/1.1 client for 127.0.0.1, for the load test and the server's own
@@ -17,7 +19,7 @@ package final class LoopbackClient {
     package let timeout: Double
 
     package init(port: UInt16, timeout: Double = 120) throws(ServerError) {
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = POSIX.streamSocket()
         guard fd >= 0 else { throw .bind(host: "127.0.0.1", port: Int(port), reason: String(cString: strerror(errno))) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

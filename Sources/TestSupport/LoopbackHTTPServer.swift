@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// An HTTP/1.1 file server on 127.0.0.1 (ephemeral port) for store tests, with scripted faults.
@@ -56,7 +58,7 @@ package final class LoopbackHTTPServer: Sendable {
     package var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     package init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = POSIX.streamSocket()
         guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -112,6 +114,7 @@ package final class LoopbackHTTPServer: Sendable {
                 if errno == EINTR { continue }
                 return
             }
+            POSIX.suppressSIGPIPE(client)
             let thread = Thread { [self] in
                 handle(client)
                 close(client)
@@ -176,7 +179,7 @@ package final class LoopbackHTTPServer: Sendable {
         var offset = start
         while offset < end {
             let count = min(64 * 1024, end - offset)
-            let sent = body.withUnsafeBytes { send(fd, $0.baseAddress! + offset, count, Int32(MSG_NOSIGNAL)) }
+            let sent = body.withUnsafeBytes { send(fd, $0.baseAddress! + offset, count, POSIX.noSignal) }
             if sent <= 0 { return }
             offset += sent
             state.withLock { $0.bytesSent[path, default: 0] += sent }
@@ -192,7 +195,7 @@ package final class LoopbackHTTPServer: Sendable {
     private func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, POSIX.noSignal) }
             if sent <= 0 { return false }
             offset += sent
         }

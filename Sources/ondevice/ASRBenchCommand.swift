@@ -55,10 +55,10 @@ enum ASRBenchCommand {
 }
 
 /// CPU time of this process (all threads), in seconds: with other work on the machine, wall
-/// time alone says little.
+/// time alone says little. The process CPU clock, not getrusage: `RUSAGE_SELF` is a C enum in
+/// Glibc and a plain Int32 in Darwin, while this spelling builds on both.
 func processCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
-        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
 }

@@ -3,6 +3,8 @@ import Foundation
 import Server
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `ondevice serve [--host H] [--port P] [--api-key K] [--models ID,...]`: the OpenAI-compatible
