@@ -5,12 +5,12 @@
 # without a macOS SDK. It cannot compile `#if canImport(Darwin)` spellings (a Darwin struct
 # field, SO_NOSIGPIPE); those stay small and are listed in each module's POSIX.swift.
 #
-# Separate build path, so the normal build's products stay untouched. Compile only: binaries
+# A debug build (compiling is the point) in a separate build path, so the normal build's products stay untouched. Compile only: binaries
 # built this way are not for running (on Linux their sends may raise SIGPIPE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every product, so every target but the tests: the library, the CLI and server, and the
 # fuzzing and benchmark executables with TestSupport's loopback server.
-swift build -c release --build-path .build/portable \
+swift build --build-path .build/portable \
     -Xswiftc -DONDEVICE_PORTABLE_CHECK -Xcc -DONDEVICE_PORTABLE_CHECK
 echo "check-portable: the portable code paths compile"
