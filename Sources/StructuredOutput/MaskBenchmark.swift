@@ -1,5 +1,4 @@
 import EngineSupport
-import StructuredOutput
 import Tokenizers
 
 /// Measures the cost of grammar masking on a real vocabulary: building the token trie once, a
