@@ -37,15 +37,15 @@ let package = Package(
         .target(name: "CImageCodecs", dependencies: ["CJPEG", "CPNG"]),
         // Photo similarity (perceptual or neural backend, chosen by the runtime's configuration),
         // descriptor cache, burst grouping and sharpness ranking.
-        .target(name: "Photos", dependencies: ["Imaging", "Models", "Runtime", "ModelStore"]),
+        .target(name: "Photos", dependencies: ["Platform", "Imaging", "Models", "Runtime", "ModelStore"]),
         .target(name: "Models", dependencies: ["EngineSupport", "Tensor", "Kernels", "CKernels", "Formats"]),
-        .target(name: "ModelStore", dependencies: ["CKernels"]),
+        .target(name: "ModelStore", dependencies: ["Platform", "CKernels"]),
         .target(name: "Runtime", dependencies: ["Speech", "TextGeneration", "StructuredOutput", "EngineSupport", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Phonemes"]),
-        .target(name: "Retrieval", dependencies: ["TextGeneration", "StructuredOutput", "EngineSupport", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
+        .target(name: "Retrieval", dependencies: ["Platform", "TextGeneration", "StructuredOutput", "EngineSupport", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
         .target(name: "OnDevice", dependencies: ["Speech", "TextGeneration", "Tools", "StructuredOutput", "EngineSupport", "Runtime", "Retrieval", "Audio", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Photos"]),
         .executableTarget(name: "ondevice", dependencies: ["Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Audio", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
-        .target(name: "Server", dependencies: ["Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Models", "ModelStore", "Tokenizers", "Audio"]),
+        .target(name: "Server", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Models", "ModelStore", "Tokenizers", "Audio"]),
         .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "ModelStore", "Models", "TestSupport"]),
         // The engine, split by concern (every door reaches text generation through TextCore):
         // compute threads, cancellation, gates and the seeded generator, below everything that runs
@@ -53,15 +53,17 @@ let package = Package(
         // calls; text generation; speech recognition, voice activity and synthesis (the only part
         // that links libespeak-ng).
         .target(name: "EngineSupport"),
+        // The POSIX calls whose spelling differs between Linux and Apple platforms, once.
+        .target(name: "Platform"),
         .target(name: "StructuredOutput", dependencies: ["EngineSupport", "Tokenizers", "Models", "Formats"]),
         .target(name: "Tools", dependencies: ["StructuredOutput", "EngineSupport"]),
         .target(name: "TextGeneration", dependencies: ["Tools", "StructuredOutput", "EngineSupport", "Models", "Tokenizers", "Kernels", "Tensor", "Formats"]),
         .target(name: "Speech", dependencies: ["EngineSupport", "Models", "Tokenizers", "Kernels", "Tensor", "Formats", "Audio", "Phonemes"]),
-        .target(name: "TestSupport", dependencies: ["EngineSupport", "Formats", "Tensor", "Tokenizers"]),
+        .target(name: "TestSupport", dependencies: ["Platform", "EngineSupport", "Formats", "Tensor", "Tokenizers"]),
         // Fuzz targets for every parser of outside bytes, run by scripts/fuzz.sh under libFuzzer and
         // AddressSanitizer; CFuzz reaches libFuzzer's driver only when the fuzz build links it.
         .target(name: "CFuzz"),
-        .target(name: "Fuzzing", dependencies: ["TextGeneration", "Tools", "StructuredOutput", "Formats", "Tensor", "Tokenizers", "Models", "Audio", "Imaging", "Phonemes", "Retrieval", "Server", "TestSupport"]),
+        .target(name: "Fuzzing", dependencies: ["Platform", "TextGeneration", "Tools", "StructuredOutput", "Formats", "Tensor", "Tokenizers", "Models", "Audio", "Imaging", "Phonemes", "Retrieval", "Server", "TestSupport"]),
         .executableTarget(name: "ondevice-fuzz", dependencies: ["Fuzzing", "CFuzz"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
         // Regressions/<target>/: every input a fuzzer found, replayed through its target.

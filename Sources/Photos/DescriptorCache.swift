@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import ModelStore
+import Platform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

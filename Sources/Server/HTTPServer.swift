@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Synchronization
 #if canImport(Glibc)
 import Glibc
