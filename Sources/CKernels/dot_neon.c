@@ -57,21 +57,7 @@ static float dot_bf16(int64_t n, const void *w, const void *a) {
 }
 
 #define NEON_TMPL_BLOCKS32
-#define NAME(x) x##_neon
-#define TIER_FN
-#define DOT8(acc, a, b) dot_s8_plain(acc, a, b)
-#include "dot_neon_tmpl.h"
-#undef NAME
-#undef TIER_FN
-#undef DOT8
-
-#define NAME(x) x##_dotprod
-#define TIER_FN NEON_DOTPROD
-#define DOT8(acc, a, b) vdotq_s32(acc, a, b)
-#include "dot_neon_tmpl.h"
-#undef NAME
-#undef TIER_FN
-#undef DOT8
+#include "dot_neon_tiers.h"
 #undef NEON_TMPL_BLOCKS32
 
 odk_dot_fn odk_neon_kernel_kquant(int32_t t, int tier);
