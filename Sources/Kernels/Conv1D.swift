@@ -1,5 +1,4 @@
 import CKernels
-import Dispatch
 
 /// Direct f32 1-D convolutions (`od_conv1d`) over channels-first buffers, with the time steps
 /// (or, for short sequences, the output channels) split over threads: what the convolution
@@ -63,7 +62,7 @@ package enum Conv1D {
         let rowBlocks = (shape.outChannels + 5) / 6
         if blocks < 4 * parts && rowBlocks >= 2 * parts {
             let rowStride = shape.kernel * shape.inChannels
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
+            ComputePool.run(threads: threads, parts: parts) { part in
                 let lo = min(shape.outChannels, rowBlocks * part / parts * 6), hi = min(shape.outChannels, rowBlocks * (part + 1) / parts * 6)
                 guard hi > lo else { return }
                 od_conv1d(Int64(hi - lo), i, k, d, Int64(padLeft), inputSlope, w + lo * rowStride, b.map { $0 + lo }, r.map { $0 + lo * outputStride },
@@ -72,7 +71,7 @@ package enum Conv1D {
             }
             return
         }
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+        ComputePool.run(threads: threads, parts: parts) { part in
             let begin = first + blocks * part / parts * 16, end = min(stepRange.upperBound, first + blocks * (part + 1) / parts * 16)
             od_conv1d(o, i, k, d, Int64(padLeft), inputSlope, w, b, r, x, Int64(inputStride), Int64(inputLength), y, Int64(outputStride),
                       Int64(begin), Int64(end), accumulate ? 1 : 0)

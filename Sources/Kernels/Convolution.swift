@@ -1,5 +1,4 @@
 import CKernels
-import Dispatch
 
 /// Convolutions over HWC (pixel-major, channels contiguous) float images: what image networks
 /// such as EfficientNet-Lite0 need. 1x1 convolutions are one GEMM (pixels x in → pixels x out),
@@ -102,7 +101,7 @@ package enum Convolution {
     private static func forRowChunks(rows: Int, work: Int, threads: Int, _ body: @Sendable (Int, Int) -> Void) {
         let parts = max(1, min(threads, rows, work / 262_144))
         if parts == 1 { return body(0, rows) }
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+        ComputePool.run(threads: threads, parts: parts) { part in
             body(rows * part / parts, rows * (part + 1) / parts)
         }
     }

@@ -1,5 +1,4 @@
 import CKernels
-import Dispatch
 import Tensor
 
 /// Many-row matrix products through the packed, register-blocked `od_gemm` kernel: what an
@@ -44,7 +43,7 @@ package enum Gemm {
             return
         }
         nonisolated(unsafe) let (ap, op) = (a, out)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+        ComputePool.run(threads: threads, parts: parts) { part in
             let begin = panels * part / parts * 16, end = min(columns, panels * (part + 1) / parts * 16)
             od_gemm(Int64(rows), Int64(columns), Int64(reduction), ap, Int64(lda), b.data, Int64(b.rowStride), type, kmajor,
                     op, Int64(ldc), accumulate ? 1 : 0, Int64(begin), Int64(end))

@@ -1,5 +1,4 @@
 import CKernels
-import Dispatch
 import Tensor
 
 /// A linear layer's weight quantized once to 16-bit integers, one scale per output row, and
@@ -59,7 +58,7 @@ package final class Int16Linear: @unchecked Sendable {
             return
         }
         nonisolated(unsafe) let (tp, ts, b) = (tokens.panels, tokens.scales, bias)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+        ComputePool.run(threads: threads, parts: parts) { part in
             let begin = panelCount * part / parts, end = panelCount * (part + 1) / parts
             od_gemm_i16(k, r, w, s, Int64(begin), Int64(end), tp, ts, n, b, o, stride)
         }

@@ -1,5 +1,4 @@
 import CKernels
-import Dispatch
 import Tensor
 
 /// Per-session matrix multiply against quantized weights. Owns its activation scratch, so the
@@ -30,8 +29,8 @@ package final class MatMul {
     /// the matrix-vector kernels.
     package static let gemmMinTokens = 4
 
-    /// Tasks per thread. `concurrentPerform` hands tasks out as threads become free, so with a
-    /// few per thread a worker that starts late (a busy neighbour core) costs little.
+    /// Tasks per thread. The pool hands tasks out as threads become free, so with a few per
+    /// thread a worker that starts late (a busy neighbour core) costs little.
     private static let tasksPerThread = 4
 
     package init(threads: Int) {
@@ -100,7 +99,7 @@ package final class MatMul {
         if parts <= 1 {
             run(0, 0, rows)
         } else {
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
+            ComputePool.run(threads: threads, parts: parts) { part in
                 // Boundaries on multiples of 4 keep the four-row kernels on whole groups.
                 let begin = (rows * part / parts) & ~3
                 let end = part == parts - 1 ? rows : (rows * (part + 1) / parts) & ~3

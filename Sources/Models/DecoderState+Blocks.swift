@@ -1,5 +1,4 @@
 import CKernels
-import Dispatch
 import Foundation
 import Kernels
 import Tensor
@@ -103,7 +102,7 @@ extension DecoderState {
             }
         }
         if threads > 1 && n * (start + n) > 64 {
-            DispatchQueue.concurrentPerform(iterations: c.headCount, execute: body)
+            ComputePool.run(threads: threads, parts: c.headCount, body)
         } else {
             for h in 0..<c.headCount { body(h) }
         }

@@ -1,5 +1,4 @@
 import CKernels
-import Dispatch
 import Kernels
 import Tensor
 
@@ -93,7 +92,7 @@ extension EncoderState {
             // weights each at least.
             let parts = min(threads, max(1, rows * cols / 100_000))
             nonisolated(unsafe) let (wp, xp, op) = (w.data, input, out)
-            DispatchQueue.concurrentPerform(iterations: parts) { p in
+            ComputePool.run(threads: threads, parts: parts) { p in
                 let begin = rows * p / parts / 48 * 48, end = p == parts - 1 ? rows : rows * (p + 1) / parts / 48 * 48
                 _ = od_gemm_rows(type, Int64(cols), wp, rowBytes, Int64(begin), Int64(end), xp, Int64(n), op, Int64(rows))
             }
@@ -146,7 +145,7 @@ extension EncoderState {
         }
         let work = sequences.reduce(0) { $0 + $1.count * $1.count }
         if threads > 1 && work * c.headCount > 4096 {
-            DispatchQueue.concurrentPerform(iterations: c.headCount, execute: body)
+            ComputePool.run(threads: threads, parts: c.headCount, body)
         } else {
             for h in 0..<c.headCount { body(h) }
         }

@@ -1,4 +1,3 @@
-import Dispatch
 import Kernels
 
 /// One HiFi-GAN stage (upsampler, then the mean of its residual blocks) computed chunk by chunk
@@ -47,7 +46,7 @@ extension VITSDecoder.Stage {
                             range: begin..<min(length, begin + chunk), scratch: scratch)
                     }
                 }
-                if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts) { work($0) } }
+                if parts == 1 { work(0) } else { ComputePool.run(threads: threads, parts: parts) { work($0) } }
             }
         }
         return out

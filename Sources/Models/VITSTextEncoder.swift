@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import Kernels
 
 /// VITS's prior text encoder (Kim et al. 2021, "Conditional Variational Autoencoder with
 /// Adversarial Learning for End-to-End Text-to-Speech", `TextEncoder` in jaywalnut310/vits):
@@ -142,7 +142,7 @@ struct VITSTextEncoder: Sendable {
                                         for e in 0..<d { ctx[(h * d + e) * n + i] = out[e] }
                                     }
                                 }
-                                if parts == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parts) { work($0) } }
+                                if parts == 1 { work(0) } else { ComputePool.run(threads: threads, parts: parts) { work($0) } }
                             }
                         }
                     }

@@ -1,5 +1,4 @@
 import CKernels
-import Dispatch
 import Kernels
 
 extension WhisperModel {
@@ -86,7 +85,7 @@ extension WhisperModel {
             }
         }
         if s.threads > 1 {
-            DispatchQueue.concurrentPerform(iterations: heads, execute: body)
+            ComputePool.run(threads: s.threads, parts: heads, body)
         } else {
             for h in 0..<heads { body(h) }
         }
@@ -110,7 +109,7 @@ extension WhisperModel {
         }
         let tasks = n * heads
         if s.threads > 1 && tasks > 1 && tasks <= slots && n * sources[0].3 > 256 {
-            DispatchQueue.concurrentPerform(iterations: tasks, execute: body)
+            ComputePool.run(threads: s.threads, parts: tasks, body)
         } else {
             for task in 0..<tasks { body(task) }
         }

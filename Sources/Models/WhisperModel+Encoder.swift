@@ -1,5 +1,4 @@
 import CKernels
-import Dispatch
 import Kernels
 
 extension WhisperModel {
@@ -103,7 +102,7 @@ extension WhisperModel {
             }
         }
         if workers > 1 {
-            DispatchQueue.concurrentPerform(iterations: workers, execute: body)
+            ComputePool.run(threads: workers, parts: workers, body)
         } else {
             body(0)
         }

@@ -11,3 +11,4 @@
 #include "od_conv.h"
 #include "od_conv1d.h"
 #include "od_gated.h"
+#include "od_pool.h"
