@@ -2,6 +2,7 @@
 // token, far below the matmuls, and the compiler vectorizes the simple ones. On aarch64 the
 // public entry points take the NEON versions (vecops_neon.c); these loops are their twins.
 #include <math.h>
+#include <pthread.h>
 #include "blocks.h"
 
 #if defined(__aarch64__)
@@ -48,9 +49,23 @@ void odk_gelu(const float *x, float *out, int64_t n) {
     }
 }
 
+// gelu(f16 input) rounded to f16, for every f16 bit pattern: 128 KiB, filled once.
+static uint16_t gelu_f16_table[1 << 16];
+static pthread_once_t gelu_f16_once = PTHREAD_ONCE_INIT;
+
+static void fill_gelu_f16_table(void) {
+    for (uint32_t h = 0; h < (1u << 16); h++) {
+        float v = odk_fp16_to_fp32((uint16_t)h), g;
+        odk_gelu(&v, &g, 1);
+        gelu_f16_table[h] = odk_fp32_to_fp16(g);
+    }
+}
+
 void odk_gelu_f16_rounded(const float *x, float *out, int64_t n) {
     // ggml's CPU GELU (GGML_GELU_FP16, on by default): saturate outside [-10, 10], otherwise
-    // evaluate at the input rounded to f16 and round the result to f16 (its table lookup).
+    // evaluate at the input rounded to f16 and round the result to f16. Like ggml, a table of
+    // every f16 input's result replaces the tanhf per element (same values, a tenth of the time).
+    pthread_once(&gelu_f16_once, fill_gelu_f16_table);
     for (int64_t i = 0; i < n; i++) {
         float v = x[i];
         if (v <= -10.0f) {
@@ -58,10 +73,7 @@ void odk_gelu_f16_rounded(const float *x, float *out, int64_t n) {
         } else if (v >= 10.0f) {
             out[i] = v;
         } else {
-            float h = odk_fp16_to_fp32(odk_fp32_to_fp16(v));
-            float g;
-            odk_gelu(&h, &g, 1);
-            out[i] = odk_fp16_to_fp32(odk_fp32_to_fp16(g));
+            out[i] = odk_fp16_to_fp32(gelu_f16_table[odk_fp32_to_fp16(v)]);
         }
     }
 }

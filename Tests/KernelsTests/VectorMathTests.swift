@@ -61,6 +61,16 @@ private func apply(_ x: [Float], _ f: (UnsafePointer<Float>, UnsafeMutablePointe
     #expect(out[5] == 0.84130859375)  // GELU(1) = 0.841192 rounded to the f16 grid
 }
 
+@Test func `ggml-style GELU equals the formula at every f16 input below saturation`() {
+    // Its table must hold, for each f16 input, the float formula's result rounded to f16.
+    let inputs = (0...UInt16.max).map { Float(Float16(bitPattern: $0)) }.filter { $0 > -10 && $0 < 10 }
+    let exact = apply(inputs) { VectorMath.gelu($0, out: $1, count: $2) }.map { Float(Float16($0)) }
+    let table = apply(inputs) { VectorMath.geluLikeGGML($0, out: $1, count: $2) }
+    #expect(inputs.count > 30_000)
+    let wrong = (0..<inputs.count).filter { table[$0].bitPattern != exact[$0].bitPattern }
+    #expect(wrong.isEmpty, "\(wrong.count) inputs differ, first x = \(wrong.first.map { inputs[$0] } ?? 0)")
+}
+
 @Test func `add and mul are elementwise`() {
     let a: [Float] = [1, -2, 3.5, 0], b: [Float] = [4, 5, -6, 7]
     let sum = a.withUnsafeBufferPointer { ap in apply(b) { VectorMath.add(ap.baseAddress!, $0, out: $1, count: $2) } }
