@@ -48,9 +48,21 @@ extension DecoderState {
             } else {
                 input = x
             }
-            // Rank-r products are too thin for the row-split matrix-vector path to pay off: A·x and B·(A·x)
-            // go through the F16/F32 GEMM (one weight row converted once for every token), and the
-            // second accumulates straight into `out` with the multiplier folded into A·x first.
+            if n < MatMul.gemmMinTokens {
+                // Decoding: both products through the matrix-vector kernels, which stream the
+                // thin F16 matrices once (a GEMM call packs them first, which costs more than the
+                // product itself at one token). `s.input` is free again after A·x, so it takes B's
+                // output, and the multiplier is applied as it is added, as llama.cpp scales B·(A·x).
+                matmul.linear(p.a, input, s.mid, n: n)
+                if p.b.type == .f16 { od_round_to_f16(s.mid, n * p.rank) }
+                matmul.linear(p.b, s.mid, s.input, n: n)
+                VectorMath.addScaled(s.input, multiplier, into: out, count: n * p.outputs)
+                continue
+            }
+            // Prompt batches: rank-r products are too thin for the row-split matrix-vector path
+            // to pay off. A·x and B·(A·x) go through the F16/F32 GEMM (one weight row converted
+            // once for every token), and the second accumulates straight into `out` with the
+            // multiplier folded into A·x first.
             Gemm.multiply(input, rows: n, reduction: p.inputs, lda: p.inputs, b: Gemm.Operand(weight: p.a),
                           columns: p.rank, out: s.mid, ldc: p.rank, threads: matmul.threads)
             if p.b.type == .f16 { od_round_to_f16(s.mid, n * p.rank) }
