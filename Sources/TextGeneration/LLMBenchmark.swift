@@ -1,5 +1,6 @@
 import EngineSupport
 import Foundation
+import Kernels
 import Models
 import StructuredOutput
 
@@ -34,6 +35,10 @@ package struct LLMBenchmark {
     package struct Report: Sendable, Equatable {
         package var prompt: Figure
         package var generation: Figure
+        /// The SIMD tier the kernels ran on.
+        package var kernelTier: String
+        /// What the compute pool did during the run: stalls mean other work had the cores.
+        package var pool: ComputePool.Counters
     }
 
     package func run(model: LanguageModel) throws(EngineError) -> Report {
@@ -43,6 +48,7 @@ package struct LLMBenchmark {
         let vocab = UInt64(model.config.vocabularySize)
         let prompt = (0..<promptTokens).map { _ in Int32(rng.next() % vocab) }
         let clock = ContinuousClock()
+        let poolBefore = ComputePool.counters
         // Warm-up (page in the weights, size the scratch), not counted.
         session.reset()
         try session.evaluate(prompt.prefix(min(32, prompt.count)))
@@ -65,6 +71,7 @@ package struct LLMBenchmark {
         guard session.tokens.count == generationTokens else {
             throw .contextOverflow(tokens: generationTokens, contextLength: session.contextLength)
         }
-        return Report(prompt: Figure(pp), generation: Figure(tg))
+        return Report(prompt: Figure(pp), generation: Figure(tg), kernelTier: KernelTier.name,
+                      pool: ComputePool.counters - poolBefore)
     }
 }

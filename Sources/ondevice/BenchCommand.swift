@@ -43,7 +43,8 @@ enum BenchCommand {
                 "prompt_tokens_per_second": report.prompt.mean, "prompt_tokens_per_second_stddev": report.prompt.stddev,
                 "generation_tokens_per_second": report.generation.mean,
                 "generation_tokens_per_second_stddev": report.generation.stddev,
-                "cpu": CPUInfo.summary,
+                "cpu": CPUInfo.summary, "kernel_tier": report.kernelTier,
+                "pool": ["split_jobs": report.pool.split, "stalls": report.pool.stalls, "alone_jobs": report.pool.alone],
             ])
             return
         }
@@ -60,7 +61,11 @@ enum BenchCommand {
             }
             print("lora: \(loraLabel)")
         }
-        print("cpu: \(CPUInfo.summary), repetitions: \(bench.repetitions)")
+        print("cpu: \(CPUInfo.summary), kernels: \(report.kernelTier), repetitions: \(bench.repetitions)")
+        if report.pool.stalls > 0 {
+            print("pool: \(report.pool.stalls) of \(report.pool.split) split jobs stalled on a preempted worker, "
+                  + "\(report.pool.alone) ran on one thread meanwhile: other work had the cores")
+        }
     }
 }
 
@@ -72,8 +77,6 @@ enum CPUInfo {
         let name = lines.first { $0.hasPrefix("model name") }.map { String($0.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces) } ?? "unknown"
         let flags = Set(lines.first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
         let simd = ["avx2", "fma", "f16c", "avx512f", "avx512_vnni"].filter(flags.contains).joined(separator: ",")
-        // The kernel tier is the best these flags allow, capped by ONDEVICE_KERNELS; this target
-        // does not import CKernels, so the cap is reported rather than odk_kernel_tier().
         let cap = ProcessInfo.processInfo.environment["ONDEVICE_KERNELS"].map { "; ONDEVICE_KERNELS=\($0)" } ?? ""
         return "\(name) (\(ProcessInfo.processInfo.activeProcessorCount) cores; \(simd)\(cap))"
     }
