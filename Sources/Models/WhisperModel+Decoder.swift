@@ -70,7 +70,7 @@ extension WhisperModel {
     /// Cross-attention of `rows` queries (in `state.qkv`, stride d) over the window's encoder
     /// output, per head, with the transposed keys; at most 16 rows per call.
     private func crossAttention(layer l: Int, rows n: Int, state s: WhisperState) {
-        let c = config, d = c.width, heads = c.decoderHeads, hd = d / heads, t = c.audioContext
+        let c = config, d = c.width, heads = c.decoderHeads, hd = d / heads, t = s.encodedPositions
         let scale = 1 / Float(hd).squareRoot()
         nonisolated(unsafe) let q = s.qkv, out = s.attn, scores = s.scores
         nonisolated(unsafe) let kt = s.crossKeysT + l * d * t, v = s.crossValues + l * d * t

@@ -2,12 +2,19 @@ import CKernels
 import Kernels
 
 extension WhisperModel {
-    /// Encodes one 30 s window of log-mel frames, (melCount, 2·audioContext) row-major, into
+    /// Encodes one window of log-mel frames, (melCount, frames) row-major, into
     /// `state.encoderOutput`, and derives every decoder layer's cross-attention keys and values
     /// from it. Resets the decoder.
+    ///
+    /// The model was trained on 30 s windows (frames = 2·audioContext), which is what every
+    /// reference runs. A shorter window (an even number of frames) encodes only its frames/2
+    /// positions — whisper.cpp's `audio_ctx` — far less work for a short clip, at some cost in
+    /// accuracy that the caller must judge.
     package func encode(_ mel: UnsafeBufferPointer<Float>, state: WhisperState) {
-        let c = config, d = c.width, positions = c.audioContext, frames = 2 * positions
-        precondition(mel.count == c.melCount * frames, "a window is \(c.melCount) × \(frames) mel values")
+        let c = config, d = c.width, frames = mel.count / c.melCount, positions = frames / 2
+        precondition(mel.count == c.melCount * frames && frames % 2 == 0 && positions >= 1 && positions <= c.audioContext,
+                     "a window is \(c.melCount) × an even number of mel frames, at most \(2 * c.audioContext)")
+        state.encodedPositions = positions
         let w = weights
         let mels = c.melCount
         // conv1 (k3, s1, p1) as a matmul over columns (channel, tap): col[t][ch·3 + k] = mel[ch][t + k - 1].
@@ -65,7 +72,7 @@ extension WhisperModel {
     /// for decoding: keys transposed ((d, positions) per layer) so scores are plain FMAs, and
     /// values grouped by head ((heads, positions, headDim)) so each head's rows are contiguous.
     private func prepareCrossAttention(state: WhisperState) {
-        let c = config, t = c.audioContext, d = c.width, hd = d / c.decoderHeads
+        let c = config, t = state.encodedPositions, d = c.width, hd = d / c.decoderHeads
         let kv = state.crossKV
         for (l, layer) in weights.decoderLayers.enumerated() {
             linear(layer.crossKeyValue, state.encoderOutput, kv, rows: t, state: state)
@@ -85,7 +92,7 @@ extension WhisperModel {
     /// both products through the packed GEMM, so each head's keys and values are packed once.
     /// Heads are spread over the workers, each with its own S.
     private func encoderSelfAttention(qkv: UnsafeMutablePointer<Float>, out: UnsafeMutablePointer<Float>, state: WhisperState) {
-        let c = config, d = c.width, heads = c.encoderHeads, hd = d / heads, n = c.audioContext
+        let c = config, d = c.width, heads = c.encoderHeads, hd = d / heads, n = state.encodedPositions
         let scale = 1 / Float(hd).squareRoot()
         let workers = max(1, min(state.threads, heads))
         let scores = UnsafeMutablePointer<Float>.allocate(capacity: workers * n * n)

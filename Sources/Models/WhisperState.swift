@@ -11,6 +11,9 @@ package final class WhisperState {
     package internal(set) var length = 0
     /// Live beams (rows of the decoder batch).
     package internal(set) var beamCount = 1
+    /// Encoder positions of the last window: audioContext for a 30 s window, fewer for a
+    /// shortened one. The cross-attention buffers hold this many rows.
+    package internal(set) var encodedPositions: Int
 
     // Encoder, (positions = audioContext = T/2, frames = T):
     let encoderX: UnsafeMutablePointer<Float>      // (T/2, d) residual stream
@@ -43,6 +46,7 @@ package final class WhisperState {
         self.config = c
         self.maxBeams = maxBeams
         self.matmul = MatMul(threads: threads)
+        self.encodedPositions = c.audioContext
         let d = c.width, t = c.audioContext, ctx = c.textContext
         func alloc(_ n: Int) -> UnsafeMutablePointer<Float> {
             let p = UnsafeMutablePointer<Float>.allocate(capacity: n)

@@ -10,6 +10,10 @@ public struct TranscribeOptions: Sendable, Equatable {
     public var skipSilence = false
     /// Text the speech is likely to continue (names, spelling), given to Whisper as a prompt.
     public var prompt: String?
+    /// Encode a clip shorter than 30 s as its audio plus this many seconds, not Whisper's full
+    /// 30 s window (whisper.cpp's `audio_ctx`): a 4 s clip transcribes about 4× faster, and the
+    /// transcript may change (README: word error rate on the golden clips). nil: the full window.
+    public var fittedWindowPadding: Double?
 
     public init(language: String? = nil, beamSize: Int = 5, skipSilence: Bool = false, prompt: String? = nil) {
         self.language = language
@@ -21,6 +25,7 @@ public struct TranscribeOptions: Sendable, Equatable {
     var engineOptions: TranscriptionOptions {
         var o = TranscriptionOptions(language: language, beamSize: beamSize)
         o.initialPrompt = prompt
+        o.fittedWindowPadding = fittedWindowPadding
         return o
     }
 }

@@ -35,7 +35,7 @@ extension Transcriber {
                 seek += segmentSize
                 continue
             }
-            encodeWindow(mel, start: seek, count: segmentSize)
+            encodeWindow(mel, start: seek, count: segmentSize, fittedPadding: options.fittedWindowPadding)
             if options.multilingual && tokenizer.isMultilingual {
                 language = detectLanguageOfEncodedWindow()
             }

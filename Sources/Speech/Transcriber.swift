@@ -103,13 +103,17 @@ package final class Transcriber {
         return (tokenizer.languages[ids[best]] ?? "en", weights[best] / total)
     }
 
-    /// Encodes frames `start ..< start + count` of `mel`, zero-padded to a 30 s window.
-    func encodeWindow(_ mel: LogMelSpectrogram, start: Int, count: Int) {
+    /// Encodes frames `start ..< start + count` of `mel`, zero-padded to a 30 s window, or to
+    /// `count` plus `fittedPadding` seconds when that is given and shorter.
+    func encodeWindow(_ mel: LogMelSpectrogram, start: Int, count: Int, fittedPadding: Double? = nil) {
         let t0 = clock.now
-        let window = mel.window(start: start, count: count, length: WhisperFeatureExtractor.windowFrames)
+        let full = WhisperFeatureExtractor.windowFrames
+        let length = fittedPadding.map { min(full, (count + Int(($0 / Self.secondsPerFrame).rounded(.up)) + 1) & ~1) } ?? full
+        let window = mel.window(start: start, count: count, length: length)
         window.withUnsafeBufferPointer { model.encode($0, state: state) }
         metrics.encodeSeconds += Self.seconds(clock.now - t0)
         metrics.windows += 1
+        metrics.encodedPositions += length / 2
     }
 
     package static func seconds(_ d: Duration) -> Double {

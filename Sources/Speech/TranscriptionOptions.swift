@@ -46,6 +46,12 @@ package struct TranscriptionOptions: Sendable, Equatable {
     /// Not in faster-whisper, which on digital silence writes Whisper's classic hallucination
     /// ("You"); nil turns the check off. At 1e-3 (−60 dBFS) any audible sound is decoded.
     package var silenceAmplitude: Float? = 1e-3
+    /// Encode a window that is shorter than 30 s when its audio is (whisper.cpp's `audio_ctx`):
+    /// the audio's frames plus this many seconds, rounded up to an even frame count. The encoder's
+    /// work falls with the window (a 4 s clip: an eighth of the positions, and attention over
+    /// them). nil, the default, always encodes the 30 s window the model was trained on, as
+    /// faster-whisper does; a fitted window can change a transcript (see the README's figures).
+    package var fittedWindowPadding: Double?
 
     package init(language: String? = nil, beamSize: Int = 5) {
         self.language = language
@@ -59,6 +65,9 @@ package struct TranscriptionOptions: Sendable, Equatable {
         guard patience > 0 else { throw .invalidOption(name: "patience", value: "\(patience)", expected: "> 0") }
         guard !temperatures.isEmpty, temperatures.allSatisfy({ $0 >= 0 && $0.isFinite }) else {
             throw .invalidOption(name: "temperatures", value: "\(temperatures)", expected: "non-negative numbers")
+        }
+        if let p = fittedWindowPadding, !(p >= 0 && p <= 30) {
+            throw .invalidOption(name: "fitted window padding", value: "\(p)", expected: "0 to 30 seconds")
         }
         if let m = maxNewTokens, !(1...224).contains(m) {
             throw .invalidOption(name: "max new tokens", value: "\(m)", expected: "1 to 224")

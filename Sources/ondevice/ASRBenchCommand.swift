@@ -7,7 +7,7 @@ import Speech
 /// decoder split out, printed like `llama-bench`.
 enum ASRBenchCommand {
     static func run(_ args: ArraySlice<String>) async throws {
-        let a = try Arguments(args, options: ["model", "threads", "beam", "repetitions"], flags: ["json"])
+        let a = try Arguments(args, options: ["model", "threads", "beam", "repetitions", "fit-window"], flags: ["json"])
         guard !a.positionals.isEmpty else { throw CLIError.missingArgument("FILE...") }
         let modelId = a.string("model") ?? "whisper-tiny.en-ct2"
         let directory = try await SpeechModelFiles.whisperDirectory(modelId)
@@ -20,6 +20,7 @@ enum ASRBenchCommand {
         let transcriber = try Transcriber(directory: directory, threads: 1)
         var options = TranscriptionOptions(language: "en", beamSize: beam)
         options.temperatures = [0]
+        options.fittedWindowPadding = try FitWindowArgument.parse(a)
         var rows: [[String: Any]] = []
         if !a.has("json") {
             print("| model | clip | audio s | threads | beam | encode s | decode s | total s | CPU s | RTF |")
@@ -41,6 +42,7 @@ enum ASRBenchCommand {
                 let rtf = bestWall / clip.duration
                 let name = URL(fileURLWithPath: file).lastPathComponent
                 rows.append(["model": modelId, "clip": name, "audio_seconds": clip.duration, "threads": threads, "beam": beam,
+                             "fitted_window_padding": options.fittedWindowPadding.map { $0 as Any } ?? NSNull(),
                              "encode_seconds": best.encodeSeconds, "decode_seconds": best.decodeSeconds,
                              "mel_seconds": best.melSeconds, "windows": best.windows, "tokens": best.tokens,
                              "total_seconds": bestWall, "cpu_seconds": bestCPU, "real_time_factor": rtf])

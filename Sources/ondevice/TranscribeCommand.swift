@@ -8,7 +8,7 @@ import Speech
 /// text as the audio is fed in real-time-sized chunks; `--vad` skips what Silero VAD finds silent.
 enum TranscribeCommand {
     static func run(_ args: ArraySlice<String>) async throws {
-        let a = try Arguments(args, options: ["model", "beam", "threads", "language", "vad-model", "chunk-ms"],
+        let a = try Arguments(args, options: ["model", "beam", "threads", "language", "vad-model", "chunk-ms", "fit-window"],
                               flags: ["json", "srt", "vtt", "stream", "vad", "greedy", "fast"])
         guard let file = a.positionals.first, a.positionals.count == 1 else { throw CLIError.missingArgument("FILE") }
         let formats = ["json", "srt", "vtt"].filter(a.has)
@@ -17,6 +17,7 @@ enum TranscribeCommand {
         guard threads > 0 else { throw CLIError.invalidValue(option: "--threads", value: "\(threads)", expected: "positive") }
         var options = TranscriptionOptions(language: a.string("language"), beamSize: try a.int("beam") ?? 5)
         if a.has("greedy") { options.beamSize = 1 }
+        options.fittedWindowPadding = try FitWindowArgument.parse(a)
         guard (1...16).contains(options.beamSize) else {
             throw CLIError.invalidValue(option: "--beam", value: "\(options.beamSize)", expected: "1 to 16")
         }
