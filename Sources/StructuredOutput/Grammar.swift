@@ -2,7 +2,8 @@
 /// constrained decoding may produce (compact or lightly spaced JSON, properties in schema
 /// order, bounded strings and numbers).
 ///
-/// Schemas are not recursive, so every place a value can occur gets its own nodes and knows
+/// The schema is compiled after its recursion is expanded to a bounded depth
+/// (`JSONSchema.generationShape`), so every place a value can occur gets its own nodes and knows
 /// statically where to go once the value is complete (`Node.next`). The only memory the
 /// recogniser needs beyond the current node is a small per-lexeme counter (string characters,
 /// number digits, whitespace, trigger progress) and the item counts of the open arrays, one
@@ -89,6 +90,13 @@ package final class Grammar: Sendable {
         package var maxStringLength = 256
         package var maxIntegerDigits = 12
         package var maxFractionDigits = 6
+        /// Times a recursive `$ref` is expanded inside itself: a generated tree has at most this
+        /// many levels below its outermost node.
+        package var maxRecursionDepth = 4
+        /// Levels of arrays and objects inside a value the schema leaves open (`{}`, `true`).
+        package var maxAnyDepth = 2
+        /// Characters of a member name that `additionalProperties` lets the model choose.
+        package var maxKeyLength = 64
         package init() {}
     }
 
@@ -196,6 +204,14 @@ extension Grammar {
             var s = initialState
             for b in bytes where !g.step(&s, b) { return nil }
             return s
+        }
+    }
+
+    /// The state after one more byte, or nil when no document continues so.
+    package func state(_ state: GrammarState, after byte: UInt8) -> GrammarState? {
+        try? withStepper { g in
+            var s = state
+            return g.step(&s, byte) ? s : nil
         }
     }
 

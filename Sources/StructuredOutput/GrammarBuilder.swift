@@ -20,6 +20,8 @@ struct GrammarBuilder {
     var nodes: [Node] = [Node(kind: .done, exit: -1, cost: 0)]  // Grammar.doneNode
     var edges: [Edge] = []
     static let maxArrayNesting = 8
+    /// Automata for patterns, formats and number ranges with more states are refused.
+    static let maxAutomatonStates = 50_000
     /// Costs saturate here, so a hostile schema (nested arrays with huge minItems) cannot
     /// overflow; such a document never fits a token budget anyway.
     static let unreachable = Int(Int32.max)
@@ -98,6 +100,14 @@ struct GrammarBuilder {
             return (add(Node(flags: ws, exit: next, cost: Int32(clamping: best)), edges: all), best)
         case .taggedUnion(let key, let variants):
             return try taggedUnion(key: key, variants: variants, next: next, slot: slot, path: path)
+        case .text(let t):
+            return try text(t, next: next, path: path)
+        case .range(let r):
+            return try range(r, next: next, path: path)
+        case .tuple(let prefix, let rest, let minItems, let maxItems):
+            return try tuple(prefix: prefix, rest: rest, minItems: minItems, maxItems: maxItems, next: next, slot: slot, path: path)
+        case .reference, .any:
+            preconditionFailure("compile JSONSchema.generationShape, which has no references or open values")
         }
     }
 

@@ -29,8 +29,13 @@ package struct ToolRegistry: Sendable {
     /// The name's bytes choose the tool, so the grammar then holds the arguments to that tool's
     /// schema.
     package var callSchema: JSONSchema {
+        // Each tool's recursive `$ref`s keep their own definitions, apart from the other tools'.
+        var definitions: [String: JSONSchema.Shape] = [:]
         let variants = tools.map { t in
-            JSONSchema.Variant(tag: t.name, rest: .init(properties: [.init("arguments", t.parameters.shape)], required: ["arguments"]))
+            let rename = { (pointer: String) in "tools/\(t.name)/\(pointer)" }
+            for (pointer, shape) in t.parameters.definitions { definitions[rename(pointer)] = JSONSchema.renamingReferences(shape, rename) }
+            let arguments = JSONSchema.renamingReferences(t.parameters.shape, rename)
+            return JSONSchema.Variant(tag: t.name, rest: .init(properties: [.init("arguments", arguments)], required: ["arguments"]))
         }
         let document = JSONValue.object([.init("anyOf", .array(tools.map { t in
             .object([
@@ -40,7 +45,7 @@ package struct ToolRegistry: Sendable {
                 .init("required", .array([.string("name"), .string("arguments")])),
             ])
         }))])
-        return JSONSchema(shape: .taggedUnion(key: "name", variants: variants), document: document)
+        return JSONSchema(shape: .taggedUnion(key: "name", variants: variants), document: document, definitions: definitions)
     }
 
     /// The system-prompt block that lists the tools and how to call them.

@@ -22,6 +22,11 @@ import TextGeneration
         #"{"enum":["yes","no",1,10,null]}"#,
         #"{"type":"string","minLength":5,"maxLength":40}"#,
         #"{"oneOf":[{"properties":{"op":{"const":"add"},"x":{"type":"number"},"y":{"type":"number"}},"required":["op","x","y"]},{"properties":{"op":{"const":"neg"},"x":{"type":"number"}},"required":["op","x"]}]}"#,
+        #"{"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Z]{2}-\\d{2,4}$"},"day":{"type":"string","format":"date"},"n":{"type":"integer","minimum":-5,"maximum":250},"p":{"type":"number","exclusiveMinimum":0,"maximum":1}},"required":["code","day","n","p"]}"#,
+        #"{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"],"additionalProperties":{"type":"string","maxLength":6},"maxProperties":4}"#,
+        #"{"type":"array","prefixItems":[{"type":"string","format":"uuid"},{"enum":[{"a":[1]},[null],2.5]}],"items":{"type":"boolean"},"maxItems":4}"#,
+        ##"{"$ref":"#/$defs/N","$defs":{"N":{"type":"object","properties":{"v":{"type":"integer","minimum":0,"maximum":9},"kids":{"type":"array","items":{"$ref":"#/$defs/N"},"maxItems":2}},"required":["v"]}}}"##,
+        #"{"type":"object","properties":{"mail":{"type":"string","format":"email","maxLength":30},"site":{"type":"string","format":"uri"},"at":{"type":"string","format":"date-time"},"any":{}},"required":["mail","site","at"]}"#,
     ]
 
     static func model(context: Int = 1024) throws -> LanguageModel {

@@ -41,14 +41,20 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"type":"string","pattern":"^a"}"#, "#", "pattern"),
-        (#"{"type":"string","format":"date"}"#, "#", "format"),
-        (#"{"type":"object","properties":{"n":{"type":"integer","minimum":0}}}"#, "#/properties/n", "minimum"),
-        (##"{"$ref":"#/$defs/x"}"##, "#", "$ref"),
-        (#"{"type":"array"}"#, "#", "array without items"),
-        (#"{}"#, "#", "a schema without type (any value)"),
+        (#"{"type":"integer","multipleOf":3}"#, "#", "multipleOf"),
+        (#"{"type":"array","items":{"type":"integer"},"uniqueItems":true}"#, "#", "uniqueItems"),
+        (#"{"type":"object","patternProperties":{"^x":{}}}"#, "#", "patternProperties"),
+        (#"{"type":"object","propertyNames":{"maxLength":3}}"#, "#", "propertyNames"),
+        (#"{"not":{"type":"null"}}"#, "#", "not"),
+        (#"{"if":{"type":"string"},"then":{"maxLength":2}}"#, "#", "if"),
+        (#"{"type":"array","contains":{"type":"null"}}"#, "#", "contains"),
+        (#"{"type":"object","properties":{"d":{"type":"string","format":"duration"}}}"#, "#/properties/d", "format duration"),
+        (#"{"type":"object","properties":{"p":{"type":"string","pattern":"(a)\\1"}}}"#, "#/properties/p", "pattern with a backreference"),
         (#"{"anyOf":[{"type":"string"},{"enum":["x"]}]}"#, "#", "anyOf alternatives that can begin with the same character"),
-        (#"{"type":"object","properties":{},"required":["ghost"]}"#, "#/required", "required property ghost without a schema"),
+        (#"{"oneOf":[{"type":"integer"},{"type":"number"}]}"#, "#", "oneOf of integer and number (an integer matches both)"),
+        (#"{"properties":{"a":{"type":"string"}},"minLength":2}"#, "#", "keywords of several types without a type"),
+        (#"{"anyOf":[{"type":"null"}],"oneOf":[{"type":"null"}]}"#, "#", "anyOf beside oneOf"),
+        (#"{"items":{"type":"integer"},"unevaluatedItems":false}"#, "#", "unevaluatedItems"),
     ])
     func `unsupported keywords are typed errors naming the place`(_ json: String, _ path: String, _ keyword: String) {
         #expect(throws: EngineError.unsupportedSchema(path: path, keyword: keyword)) { try JSONSchema(json: json) }
@@ -57,6 +63,9 @@ import Testing
     @Test(arguments: [
         #"{"type":"strin"}"#, #"{"type":"string","maxLength":-1}"#, #"{"type":"array","items":{"type":"null"},"minItems":3,"maxItems":2}"#,
         #"{"enum":[]}"#, #"{"type":"object","properties":[]}"#, #"[1]"#, #"{"type":"integer","enum":["x"]}"#,
+        #"{"type":"object","properties":{"a":false},"required":["a"]}"#, #"{"type":"object","additionalProperties":false,"required":["b"]}"#,
+        #"{"type":"array","prefixItems":[{"type":"null"}],"items":false,"minItems":2}"#, #"{"type":"array","items":false,"minItems":1}"#,
+        #"{"type":"object","required":["a","b"],"maxProperties":1}"#, #"{"anyOf":[false]}"#, #"{"$ref":3}"#,
     ])
     func `malformed schemas are invalid-schema errors`(_ json: String) {
         #expect {
