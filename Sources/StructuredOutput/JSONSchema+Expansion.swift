@@ -98,9 +98,14 @@ struct ShapeExpander {
         case .anyOf(let list):
             var kept: [Shape] = []
             for s in list {
-                if let e = try expand(s, slot: slot) { kept.append(e) }
+                switch try expand(s, slot: slot) {
+                case .anyOf(let inner)?: kept += inner
+                case let e?: kept.append(e)
+                case nil: break
+                }
             }
-            return kept.isEmpty ? nil : kept.count == 1 ? kept[0] : .anyOf(kept)
+            // Objects that were references when the schema was read may form a tagged union now.
+            return kept.isEmpty ? nil : kept.count == 1 ? kept[0] : SchemaReader.taggedUnion(kept) ?? .anyOf(kept)
         case .taggedUnion(let key, let variants):
             var kept: [JSONSchema.Variant] = []
             for v in variants {

@@ -35,10 +35,12 @@ extension SchemaReader {
             unique.removeAll { $0 == .integer }
         }
         if unique.count == 1 { return unique[0] }
-        if let union = taggedUnion(unique) { return union }
+        if let union = Self.taggedUnion(unique) { return union }
+        // With a recursive reference among them, the alternatives are checked once the grammar
+        // has expanded it (and may form a tagged union then).
+        if unique.contains(where: { Self.firstBytes($0) == nil }) { return .anyOf(unique) }
         var seen: Set<UInt8> = []
         for s in unique {
-            // A recursive reference is checked once the grammar expands it.
             guard let first = Self.firstBytes(s) else { continue }
             guard seen.isDisjoint(with: first) else {
                 throw .unsupportedSchema(path: path, keyword: "anyOf alternatives that can begin with the same character")
@@ -49,8 +51,9 @@ extension SchemaReader {
     }
 
     /// Objects that all require one property holding a single, distinct string constant: the
-    /// first such property of the first object (so a tag declared first stays first).
-    private func taggedUnion(_ shapes: [Shape]) -> Shape? {
+    /// first such property of the first object (so a tag declared first stays first). Recursive
+    /// alternatives are told apart once the grammar has expanded them (`ShapeExpander`).
+    static func taggedUnion(_ shapes: [Shape]) -> Shape? {
         var objects: [JSONSchema.ObjectShape] = []
         for case .object(let o) in shapes { objects.append(o) }
         guard objects.count == shapes.count, let first = objects.first else { return nil }
@@ -87,7 +90,7 @@ extension SchemaReader {
         case .null: [UInt8(ascii: "n")]
         case .literal(let values): Set(values.compactMap { $0.serialized.utf8.first })
         case .anyOf(let list):
-            list.reduce(into: Set<UInt8>()) { all, s in firstBytes(s).map { all.formUnion($0) } }
+            list.contains { firstBytes($0) == nil } ? nil : list.reduce(into: Set<UInt8>()) { all, s in all.formUnion(firstBytes(s)!) }
         case .reference: nil
         case .any: numberStart.union("{[\"tfn".utf8)
         }
