@@ -8,7 +8,7 @@ extension GrammarBuilder {
     /// characters, like other strings, unless the pattern needs more.
     mutating func text(_ t: JSONSchema.TextShape, next: Int32, path: String) throws(EngineError) -> (entry: Int32, cost: Int) {
         func tooLarge(_ error: AutomatonError) -> EngineError {
-            .unsupportedSchema(path: path, keyword: "pattern or format needing more than \(Self.maxAutomatonStates) automaton states")
+            .unsupportedSchema(path: path, keyword: "pattern or format too large to compile (over \(Self.maxAutomatonStates) automaton states)")
         }
         var automata: [ScalarNFA] = []
         do throws(AutomatonError) {
@@ -48,7 +48,7 @@ extension GrammarBuilder {
             let nfa = try ScalarNFA.decimal(r, maxIntegerDigits: options.maxIntegerDigits, maxFractionDigits: options.maxFractionDigits)
             dfa = try ScalarDFA.intersection([nfa], length: nil, maxStates: Self.maxAutomatonStates)
         } catch {
-            throw .unsupportedSchema(path: path, keyword: "a number range needing more than \(Self.maxAutomatonStates) automaton states")
+            throw .unsupportedSchema(path: path, keyword: "number bounds too large to compile (over \(Self.maxAutomatonStates) automaton states)")
         }
         guard dfa.trim() else {
             throw .unsupportedSchema(path: path, keyword: "bounds that no number of at most \(options.maxIntegerDigits) digits meets")

@@ -133,7 +133,7 @@ private struct Validator {
             automata[key] = a
             return a
         } catch {
-            throw .unsupportedSchema(path: "#", keyword: "pattern needing more than \(ScalarNFA.maxStates) automaton states")
+            throw .unsupportedSchema(path: "#", keyword: "pattern too large to compile (over \(ScalarNFA.maxStates) automaton states)")
         }
     }
 

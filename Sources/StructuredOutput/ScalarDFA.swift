@@ -22,6 +22,11 @@ struct ScalarDFA: Sendable {
         var max: Int?
     }
 
+    /// Threads visited across the whole construction before it gives up: a bound on the time
+    /// a hostile pattern can take, beside the bound on states (`(a?){1000}` has few states,
+    /// each of a thousand threads).
+    static let maxWork = 4_000_000
+
     /// Strings every automaton accepts, within `length` (nil: any length); label 0.
     static func intersection(_ automata: [ScalarNFA], length: Length?, maxStates: Int) throws(AutomatonError) -> ScalarDFA {
         struct Key: Hashable {
@@ -44,8 +49,11 @@ struct ScalarDFA: Sendable {
         }
         dfa.start = try intern(Key(threads: automata.map { $0.closure([$0.start << 1], atStart: true) }, count: 0))
         var next = 0
+        var work = 0
         while next < queue.count {
             let key = queue[next]
+            work += key.threads.reduce(0) { $0 + $1.count }
+            guard work <= maxWork else { throw .tooLarge }
             let from = next
             next += 1
             if let max = length?.max, key.count >= max { continue }
@@ -76,6 +84,7 @@ struct ScalarDFA: Sendable {
                     targets.append(a.closure(seeds, atStart: false))
                 }
                 guard targets.count == automata.count else { continue }
+                work += targets.reduce(0) { $0 + $1.count }
                 let target = try intern(Key(threads: targets, count: count))
                 if let last = out.last, last.target == target, last.high + 1 == low {
                     out[out.count - 1].high = high
