@@ -35,8 +35,15 @@ package final class Grammar: Sendable {
         static let terminal = Flags(rawValue: 2)
         /// Entering the node counts one more array item in `slot` (an array's after-item node).
         static let countItem = Flags(rawValue: 4)
-        /// Entering the node resets the item count in `slot` (an array's after-`[` node).
+        /// Entering the node resets the item count in `slot` (an array's after-`[` node), and the
+        /// names of extra members written there (`GrammarConstraint`).
         static let resetCount = Flags(rawValue: 8)
+        /// Entering the node (after the opening quote) starts the name of an extra member.
+        static let keyStart = Flags(rawValue: 16)
+        /// Entering the node (after the closing quote) ends the name of an extra member, which
+        /// must differ from the names already written in the object counted in `slot`: a regular
+        /// grammar cannot remember them, so `GrammarConstraint` does.
+        static let keyEnd = Flags(rawValue: 32)
     }
 
     /// Which array count an edge depends on (the current node's `slot`, `low`, `high`).

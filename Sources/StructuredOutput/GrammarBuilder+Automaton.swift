@@ -94,8 +94,8 @@ extension GrammarBuilder {
     /// Adds the nodes of `dfa` (trimmed: every state can complete). Returns the edges that
     /// enter it (the opening quote of a string; a number's first byte) and the fewest bytes
     /// from there to `exit`, which every node of the automaton names as its exit.
-    mutating func automaton(_ dfa: ScalarDFA, spelling: Spelling, completions: [Completion], exit: Int32)
-        -> (edges: [Edge], cost: Int) {
+    mutating func automaton(_ dfa: ScalarDFA, spelling: Spelling, completions: [Completion], exit: Int32,
+                            startFlags: Grammar.Flags = []) -> (edges: [Edge], cost: Int) {
         var graph = ByteGraph()
         let states = dfa.reachable()
         var local: [Int32: Int] = [:]
@@ -125,6 +125,7 @@ extension GrammarBuilder {
         }
         for n in graph.edges.indices {
             var node = Node(exit: exit, cost: Int32(clamping: dist[n]))
+            if n == local[dfa.start]! { node.flags.formUnion(startFlags) }
             if let label = graph.terminal[n] {
                 node.flags.insert(.terminal)
                 node.next = completions[Int(label)].target

@@ -6,9 +6,10 @@
 /// allowed once no required property remains. Each position is one after-value node, so the
 /// automaton needs no memory of which keys were written. Extra members may follow once no
 /// required property remains: their key is any string of 1 to `maxKeyLength` characters that is
-/// no declared name, and their count (for `minProperties`/`maxProperties`) lives in the state's
-/// slot like an array's item count. A position that allows both declared keys and extra ones
-/// reads the key through one automaton whose accepting states say which key it was.
+/// no declared name (nor, `GrammarConstraint` sees to it, one already written), and their count
+/// (for `minProperties`/`maxProperties`) lives in the state's slot like an array's item count.
+/// A position that allows both declared keys and extra ones reads the key through one automaton
+/// whose accepting states say which key it was.
 extension GrammarBuilder {
     struct ObjectParts {
         var entry: Int32
@@ -99,7 +100,8 @@ extension GrammarBuilder {
                                          maxExtraLength: options.maxKeyLength)
                 _ = dfa.trim()
                 let completions = choices.map { Completion(target: colon[$0], cost: colonCost[$0]) } + [extra]
-                (keyEdges[i + 1], keyCost[i + 1]) = automaton(dfa, spelling: .jsonString, completions: completions, exit: next)
+                (keyEdges[i + 1], keyCost[i + 1]) = automaton(dfa, spelling: .jsonString, completions: completions, exit: next,
+                                                              startFlags: .keyStart)
             } else if !choices.isEmpty {
                 (keyEdges[i + 1], keyCost[i + 1]) = trie(choices.map { Literal(bytes: keys[$0], target: colon[$0], targetCost: colonCost[$0]) },
                                                          depth: 0, exit: next)
@@ -143,10 +145,12 @@ extension GrammarBuilder {
         let afterExtra = reserve()
         let v = try value(shape, next: afterExtra, slot: slot + 1, path: path + "/additionalProperties")
         let colonCost = min(1 + v.cost, Self.unreachable)
-        let extraColon = add(Node(flags: ws, exit: afterExtra, cost: Int32(clamping: colonCost)), edges: [Self.edge(":", to: v.entry)])
+        let extraColon = add(Node(flags: [ws, .keyEnd], slot: UInt8(slot), exit: afterExtra, cost: Int32(clamping: colonCost)),
+                             edges: [Self.edge(":", to: v.entry)])
         var dfa = ScalarDFA.keys(names: names, labels: names.map { _ in nil }, extraLabel: 0, maxExtraLength: options.maxKeyLength)
         guard dfa.trim() else { throw .unsupportedSchema(path: path, keyword: "additionalProperties with no key left to write") }
-        let loop = automaton(dfa, spelling: .jsonString, completions: [Completion(target: extraColon, cost: colonCost)], exit: afterExtra)
+        let loop = automaton(dfa, spelling: .jsonString, completions: [Completion(target: extraColon, cost: colonCost)], exit: afterExtra,
+                             startFlags: .keyStart)
         let loopStart = add(Node(flags: ws, exit: afterExtra, cost: Int32(clamping: loop.cost)), edges: loop.edges)
         var node = Node(flags: [ws, .countItem], slot: UInt8(slot), low: UInt16(plan.extrasMin), high: UInt16(clamping: plan.extrasMax),
                         exit: next, itemCost: Int32(clamping: loop.cost))

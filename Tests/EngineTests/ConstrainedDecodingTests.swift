@@ -125,6 +125,42 @@ import TextGeneration
         }
     }
 
+    @Test func `an extra member's name is never written twice in one object`() throws {
+        let model = try Self.model()
+        let tokenizer = model.tokenizer
+        var byteToken = [Int32?](repeating: nil, count: 256)
+        for id in 0..<Int32(tokenizer.vocabularySize) {
+            let piece = tokenizer.pieceBytes(id, renderSpecial: false)
+            if piece.count == 1, let b = piece.first, byteToken[Int(b)] == nil { byteToken[Int(b)] = id }
+        }
+        func feed(_ c: GrammarConstraint, _ text: String) throws {
+            for b in text.utf8 { try c.accept(try #require(byteToken[Int(b)], "no token for \(b)")) }
+        }
+        let quote = try #require(byteToken[0x22])
+        let vocab = model.config.vocabularySize
+        let logits = UnsafeMutablePointer<Float>.allocate(capacity: vocab)
+        defer { logits.deallocate() }
+        // After "a" and "b", a name that starts "a" or "b" may not close there (but may go on).
+        var options = Grammar.Options()
+        options.maxKeyLength = 2
+        let schema = try JSONSchema(json: #"{"type":"object","additionalProperties":{"type":"null"},"minProperties":3,"maxProperties":3}"#)
+        for name in ["a", "b", "c"] {
+            let c = GrammarConstraint(grammar: try Grammar(schema: schema, options: options), tokenizer: tokenizer)
+            try feed(c, #"{"a":null,"b":null,""# + name)
+            #expect(c.allows(quote, remaining: 100) == (name == "c"), "\(name)")
+            logits.update(repeating: 0, count: vocab)
+            try c.mask(logits, count: vocab, remaining: 100)
+            #expect((0..<vocab).filter { logits[$0] == 0 } == (0..<vocab).filter { c.allows(Int32($0), remaining: 100) }, "\(name)")
+        }
+        // Each object has its own names.
+        let nested = try JSONSchema(json: #"{"type":"array","items":{"type":"object","additionalProperties":{"type":"null"}}}"#)
+        let n = GrammarConstraint(grammar: try Grammar(schema: nested), tokenizer: tokenizer)
+        try feed(n, #"[{"ab":null,"ab"#)
+        #expect(!n.allows(quote, remaining: 100))
+        try feed(n, #"c":null},{"ab"#)
+        #expect(n.allows(quote, remaining: 100))
+    }
+
     @Test func `a budget too small for the shortest document is a typed error`() throws {
         let model = try Self.model()
         let schema = try JSONSchema(json: #"{"type":"array","items":{"type":"string","minLength":10},"minItems":3}"#)
