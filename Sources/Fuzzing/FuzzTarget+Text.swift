@@ -13,6 +13,9 @@ extension FuzzTarget {
             }
             guard again.serialized == value.serialized else { fatalError("JSON round trip changed the document") }
         },
+        // The grammar alone cannot stop an object repeating an extra member's name (a regular
+        // language has no memory of the names written; GrammarConstraint refuses the repeat while
+        // decoding), so candidates with a repeated name are left out.
         FuzzTarget("json-schema", "a JSON Schema (before the first zero byte) compiled to a grammar, and a candidate document "
                    + "(after it): whatever the grammar accepts must validate against the schema", maxLength: 8192) { bytes in
             let (schemaBytes, candidate) = splitAtZero(bytes)
@@ -22,7 +25,14 @@ extension FuzzTarget {
             if let state = grammar.state(after: candidate) { consume(grammar.minimumBytesToFinish(state)) }
             let text = String(decoding: candidate, as: UTF8.self)
             guard Array(text.utf8) == candidate, grammar.recognizes(text) else { return }
-            do { try schema.validate(json: text) } catch {
+            let value: JSONValue
+            do throws(EngineError) { value = try JSONValue(parsing: text) } catch {
+                // The parser's depth limit, which an expanded recursive schema can exceed, is no finding.
+                if case .malformedJSON(_, let expected) = error, expected.hasPrefix("nesting") { return }
+                fatalError("the grammar accepted text that is not JSON (\(error)): \(text.prefix(200))")
+            }
+            guard !value.repeatsMemberName else { return }
+            do { try schema.validate(value) } catch {
                 fatalError("the grammar accepted a document the schema rejects (\(error)): \(text.prefix(200))")
             }
         },

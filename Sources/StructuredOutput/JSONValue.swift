@@ -40,6 +40,15 @@ package indirect enum JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// Whether some object in the value has two members of the same name.
+    package var repeatsMemberName: Bool {
+        switch self {
+        case .object(let members): Set(members.map(\.key)).count < members.count || members.contains { $0.value.repeatsMemberName }
+        case .array(let items): items.contains { $0.repeatsMemberName }
+        default: false
+        }
+    }
+
     /// The JSON Schema type name of the value ("integer" for whole numbers).
     package var typeName: String {
         switch self {
