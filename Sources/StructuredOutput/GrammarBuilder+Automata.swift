@@ -4,8 +4,10 @@ extension GrammarBuilder {
     /// A string whose characters match the pattern and the format (both, when both are given),
     /// with `minLength` to `maxLength` characters. The length is enforced by a character count
     /// multiplied into the automaton, only when the pattern alone does not already keep within
-    /// it; strings with no `maxLength` (or a larger one) stop at `Options.maxStringLength`
-    /// characters, like other strings, unless the pattern needs more.
+    /// it. Strings with no `maxLength` (or a larger one) stop at `Options.maxStringLength`
+    /// characters like other strings, or sooner when the pattern's automaton is large: the
+    /// product of its states and the count stays near `maxLengthProduct` (a subset of the valid
+    /// strings); never below what `minLength` or the pattern itself needs.
     mutating func text(_ t: JSONSchema.TextShape, next: Int32, path: String) throws(EngineError) -> (entry: Int32, cost: Int) {
         func tooLarge(_ error: AutomatonError) -> EngineError {
             .unsupportedSchema(path: path, keyword: "pattern or format too large to compile (over \(Self.maxAutomatonStates) automaton states)")
@@ -19,17 +21,20 @@ extension GrammarBuilder {
         }
         var dfa: ScalarDFA
         do throws(AutomatonError) {
-            dfa = try ScalarDFA.intersection(automata, length: nil, maxStates: Self.maxAutomatonStates)
+            dfa = try ScalarDFA.intersection(automata, maxStates: Self.maxAutomatonStates)
         } catch {
             throw tooLarge(error)
         }
         guard dfa.trim() else { throw .invalidSchema(path: path, reason: "no string matches both the pattern and the format") }
         let (shortest, longest) = dfa.lengthRange()
-        let cap = max(t.minLength, min(t.maxLength ?? options.maxStringLength, options.maxStringLength))
-        if shortest < t.minLength || longest.map({ $0 > cap }) ?? true {
-            let length = ScalarDFA.Length(min: t.minLength, max: max(cap, min(shortest, t.maxLength ?? Int.max)))
+        let states = dfa.reachable().count
+        let cap = max(t.minLength, shortest, min(t.maxLength ?? options.maxStringLength, options.maxStringLength,
+                                                 max(1, Self.maxLengthProduct / states)))
+        let upper = min(cap, t.maxLength ?? Int.max)
+        if shortest < t.minLength || longest.map({ $0 > upper }) ?? true {
+            let length = ScalarDFA.Length(min: t.minLength, max: upper)
             do throws(AutomatonError) {
-                dfa = try ScalarDFA.intersection(automata, length: length, maxStates: Self.maxAutomatonStates)
+                dfa = try dfa.bounded(by: length, maxStates: Self.maxAutomatonStates)
             } catch {
                 throw tooLarge(error)
             }
@@ -41,12 +46,16 @@ extension GrammarBuilder {
         return (add(Node(flags: .whitespace, exit: next, cost: Int32(clamping: body.cost)), edges: body.edges), body.cost)
     }
 
+    /// States of a pattern's automaton times its character count, above which a string with no
+    /// tighter `maxLength` gets a smaller length cap than `Options.maxStringLength`.
+    static let maxLengthProduct = 12_000
+
     /// A number or integer within its bounds (`ScalarNFA.decimal`).
     mutating func range(_ r: NumericRange, next: Int32, path: String) throws(EngineError) -> (entry: Int32, cost: Int) {
         var dfa: ScalarDFA
         do throws(AutomatonError) {
             let nfa = try ScalarNFA.decimal(r, maxIntegerDigits: options.maxIntegerDigits, maxFractionDigits: options.maxFractionDigits)
-            dfa = try ScalarDFA.intersection([nfa], length: nil, maxStates: Self.maxAutomatonStates)
+            dfa = try ScalarDFA.intersection([nfa], maxStates: Self.maxAutomatonStates)
         } catch {
             throw .unsupportedSchema(path: path, keyword: "number bounds too large to compile (over \(Self.maxAutomatonStates) automaton states)")
         }

@@ -54,6 +54,19 @@ extension GrammarBuilder {
 
         /// The edges of a node spelling `sequences` (a prefix-free set of disjoint byte strings).
         mutating func trie(_ sequences: [ByteRun]) -> [(low: UInt8, high: UInt8, target: Target)] {
+            // One byte each (ASCII characters): the runs are the edges, in order.
+            if sequences.allSatisfy({ $0.ranges.count == 1 }) {
+                var out: [(low: UInt8, high: UInt8, target: Target)] = []
+                for run in sequences.sorted(by: { $0.ranges[0].lowerBound < $1.ranges[0].lowerBound }) {
+                    let r = run.ranges[0]
+                    if let last = out.last, last.target == run.target, Int(last.high) + 1 == Int(r.lowerBound) {
+                        out[out.count - 1].high = r.upperBound
+                    } else {
+                        out.append((r.lowerBound, r.upperBound, run.target))
+                    }
+                }
+                return out
+            }
             var bounds = Set<Int>()
             for s in sequences {
                 bounds.insert(Int(s.ranges[0].lowerBound))

@@ -5,7 +5,8 @@ extension ScalarDFA {
     /// completes with it. Declared names are thereby never written as extra keys.
     ///
     /// States: a trie of the declared names, then "off the trie after c characters" for the
-    /// extra keys.
+    /// extra keys, which hold no control characters (a subset of the names JSON allows, and
+    /// fewer escapes to compile).
     static func keys(names: [String], labels: [Int32?], extraLabel: Int32?, maxExtraLength: Int) -> ScalarDFA {
         var dfa = ScalarDFA()
         var children: [[(UInt32, Int32)]] = [[]]
@@ -37,7 +38,9 @@ extension ScalarDFA {
             var out = children[node].map { Transition(low: $0.0, high: $0.0, target: $0.1) }
             if let other = off(depth[node] + 1) {
                 let taken = ScalarSet(children[node].map { $0.0...$0.0 })
-                for r in taken.complement.ranges { out.append(Transition(low: r.lowerBound, high: r.upperBound, target: other)) }
+                for r in taken.complement.intersection(Self.nameCharacters).ranges {
+                    out.append(Transition(low: r.lowerBound, high: r.upperBound, target: other))
+                }
             }
             out.sort { $0.low < $1.low }
             dfa.transitions.append(out)
@@ -48,10 +51,13 @@ extension ScalarDFA {
             }
         }
         for c in stride(from: 1, through: extras, by: 1) {
-            dfa.transitions.append(off(c + 1).map { t in ScalarSet.all.ranges.map { Transition(low: $0.lowerBound, high: $0.upperBound, target: t) } } ?? [])
+            dfa.transitions.append(off(c + 1).map { t in Self.nameCharacters.ranges.map { Transition(low: $0.lowerBound, high: $0.upperBound, target: t) } } ?? [])
             dfa.labels.append(extraLabel!)
         }
         dfa.start = 0
         return dfa
     }
+
+    /// The characters of a free name: all but the control characters.
+    static let nameCharacters = ScalarSet.all.subtracting(ScalarSet([0...0x1F]))
 }

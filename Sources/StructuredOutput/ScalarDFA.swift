@@ -1,8 +1,8 @@
 /// A deterministic automaton over Unicode scalars whose accepting states carry a label (which
 /// value was completed: a key of an object, or just "the string"). Built by the subset
-/// construction over the intersection of several `ScalarNFA`s and a character counter, then
-/// trimmed so that every state kept can still reach an accepting one: the grammar compiled
-/// from it never walks into a dead end.
+/// construction over the intersection of several `ScalarNFA`s, multiplied by a character count
+/// when lengths are bounded, then trimmed so that every state kept can still reach an accepting
+/// one: the grammar compiled from it never walks into a dead end.
 struct ScalarDFA: Sendable {
     struct Transition: Sendable, Hashable {
         var low: UInt32
@@ -27,11 +27,10 @@ struct ScalarDFA: Sendable {
     /// each of a thousand threads).
     static let maxWork = 4_000_000
 
-    /// Strings every automaton accepts, within `length` (nil: any length); label 0.
-    static func intersection(_ automata: [ScalarNFA], length: Length?, maxStates: Int) throws(AutomatonError) -> ScalarDFA {
+    /// Strings every automaton accepts; label 0.
+    static func intersection(_ automata: [ScalarNFA], maxStates: Int) throws(AutomatonError) -> ScalarDFA {
         struct Key: Hashable {
             var threads: [[Int32]]
-            var count: Int
         }
         var dfa = ScalarDFA()
         var index: [Key: Int32] = [:]
@@ -42,12 +41,12 @@ struct ScalarDFA: Sendable {
             let i = Int32(dfa.transitions.count)
             index[key] = i
             dfa.transitions.append([])
-            let accepting = zip(automata, key.threads).allSatisfy { $0.accepts($1) } && key.count >= (length?.min ?? 0)
+            let accepting = zip(automata, key.threads).allSatisfy { $0.accepts($1) }
             dfa.labels.append(accepting ? 0 : -1)
             queue.append(key)
             return i
         }
-        dfa.start = try intern(Key(threads: automata.map { $0.closure([$0.start << 1], atStart: true) }, count: 0))
+        dfa.start = try intern(Key(threads: automata.map { $0.closure([$0.start << 1], atStart: true) }))
         var next = 0
         var work = 0
         while next < queue.count {
@@ -56,8 +55,6 @@ struct ScalarDFA: Sendable {
             guard work <= maxWork else { throw .tooLarge }
             let from = next
             next += 1
-            if let max = length?.max, key.count >= max { continue }
-            let count = length.map { $0.max == nil ? Swift.min(key.count + 1, $0.min) : key.count + 1 } ?? 0
             // Elementary intervals: between consecutive boundaries of every live move's ranges.
             var bounds: [UInt32] = []
             for (a, threads) in zip(automata, key.threads) {
@@ -85,7 +82,7 @@ struct ScalarDFA: Sendable {
                 }
                 guard targets.count == automata.count else { continue }
                 work += targets.reduce(0) { $0 + $1.count }
-                let target = try intern(Key(threads: targets, count: count))
+                let target = try intern(Key(threads: targets))
                 if let last = out.last, last.target == target, last.high + 1 == low {
                     out[out.count - 1].high = high
                 } else {
@@ -95,6 +92,41 @@ struct ScalarDFA: Sendable {
             dfa.transitions[from] = out
         }
         return dfa
+    }
+
+    /// The strings of this automaton within `length`: its states paired with a count of the
+    /// characters read (up to `max`, or saturating at `min` when there is no `max`). Built from
+    /// the deterministic automaton, so a long bound costs a copy per count, not a subset
+    /// construction per count.
+    func bounded(by length: Length, maxStates: Int) throws(AutomatonError) -> ScalarDFA {
+        let counts = (length.max ?? length.min) + 1
+        var out = ScalarDFA()
+        var index: [Int: Int32] = [:]
+        var queue: [(state: Int32, count: Int)] = []
+        func intern(_ state: Int32, _ count: Int) throws(AutomatonError) -> Int32 {
+            let key = Int(state) * counts + count
+            if let i = index[key] { return i }
+            guard out.transitions.count < maxStates else { throw .tooLarge }
+            let i = Int32(out.transitions.count)
+            index[key] = i
+            out.transitions.append([])
+            out.labels.append(count >= length.min ? labels[Int(state)] : -1)
+            queue.append((state, count))
+            return i
+        }
+        out.start = try intern(start, 0)
+        var next = 0
+        while next < queue.count {
+            let (state, count) = queue[next]
+            let from = next
+            next += 1
+            if let max = length.max, count >= max { continue }
+            let after = length.max == nil ? Swift.min(count + 1, length.min) : count + 1
+            var list: [Transition] = []
+            for t in transitions[Int(state)] { list.append(Transition(low: t.low, high: t.high, target: try intern(t.target, after))) }
+            out.transitions[from] = list
+        }
+        return out
     }
 
     /// Removes the transitions into states that cannot reach an accepting state; false when
