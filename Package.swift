@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(name: "ondevice-fuzz", dependencies: ["Fuzzing", "CFuzz"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
         // Regressions/<target>/: every input a fuzzer found, replayed through its target.
-        .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "Formats", "Tensor", "Audio", "Retrieval", "Tokenizers"],
+        .testTarget(name: "FuzzingTests", dependencies: ["Fuzzing", "StructuredOutput", "Formats", "Tensor", "Audio", "Retrieval", "Tokenizers"],
                     exclude: ["Regressions"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "Tensor", "CKernels"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "Tensor", "TestSupport"]),

@@ -3,6 +3,7 @@ import Foundation
 import Formats
 import Fuzzing
 import Retrieval
+import StructuredOutput
 import Tensor
 import Testing
 import Tokenizers
@@ -36,6 +37,19 @@ struct FuzzRegressionTests {
             target.run(Array(try #require(FileManager.default.contents(atPath: file))))
         }
         print("fuzz regressions: replayed \(inputs.count) inputs")
+    }
+
+    @Test func `every json-schema seed compiles and its document is accepted and valid`() throws {
+        let seeds = try #require(FuzzSeeds.all()["json-schema"])
+        #expect(seeds.count >= 10)
+        for seed in seeds {
+            let split = try #require(seed.firstIndex(of: 0))
+            let schema = try JSONSchema(json: String(decoding: seed[..<split], as: UTF8.self))
+            let document = String(decoding: seed[(split + 1)...], as: UTF8.self)
+            #expect(try Grammar(schema: schema).recognizes(document), "\(document)")
+            try schema.validate(json: document)
+            try #require(FuzzTarget.named("json-schema")).run(seed)
+        }
     }
 
     @Test func `a CTranslate2 variable whose element count overflows is refused`() throws {
