@@ -7,9 +7,10 @@
 /// - Objects: `properties` (generated in declaration order; required ones always, optional ones
 ///   when the model wants), `required`, `additionalProperties` false, true or a schema, and
 ///   `minProperties`/`maxProperties`. Extra members are generated only when
-///   `additionalProperties` is given as true or a schema: after the declared ones, with keys of
-///   1–64 characters that are not a declared name. Without it no extra member is generated (the
-///   documents written are a subset of the valid ones). `maxProperties` keeps the optional
+///   `additionalProperties` is given as true or a schema: after the declared ones, with names of
+///   1 to `Grammar.Options.maxKeyLength` characters that are neither a declared name nor one
+///   already written (`GrammarConstraint` remembers those). Without it no extra member is
+///   generated (the documents written are a subset of the valid ones). `maxProperties` keeps the optional
 ///   properties declared first; `minProperties` makes the first optional ones required, then
 ///   asks for extra members.
 /// - Arrays: `items` (a schema or false), `prefixItems` (tuples), `minItems`, `maxItems`.
@@ -26,11 +27,13 @@
 ///   recursive ones included: the grammar expands recursion to `Grammar.Options.maxRecursionDepth`
 ///   levels (a tree is generated at most that deep; the validator has no limit).
 /// - `{}` and `true` (any JSON value: generated to `Grammar.Options.maxAnyDepth` levels of
-///   nesting), `false` where it removes a property or an item.
+///   nesting; an `anyOf` holding one is any value), `false` where it removes a property or an
+///   item. A schema without `type` whose keywords all belong to one type generates that type.
 ///
 /// Annotations (`title`, `description`, `default`, `examples`, `discriminator`, …) are ignored.
-/// Anything else (`multipleOf`, `uniqueItems`, `patternProperties`, `not`, `if`, …) is refused
-/// with `EngineError.unsupportedSchema` naming the keyword and its JSON Pointer, never dropped.
+/// Anything else (`multipleOf`, `uniqueItems`, `patternProperties`, `not`, `if`, a nested `$id`,
+/// …) is refused with `EngineError.unsupportedSchema` naming the keyword and its JSON Pointer,
+/// never dropped.
 package struct JSONSchema: Sendable, Equatable {
     /// What the schema allows.
     package indirect enum Shape: Sendable, Equatable {

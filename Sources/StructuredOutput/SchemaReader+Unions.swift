@@ -34,6 +34,8 @@ extension SchemaReader {
             if exclusive { throw .unsupportedSchema(path: path, keyword: "oneOf of integer and number (an integer matches both)") }
             unique.removeAll { $0 == .integer }
         }
+        // Any value contains every alternative (Pydantic's Optional[Any] is anyOf {} and null).
+        if unique.contains(.any) { return .any }
         if unique.count == 1 { return unique[0] }
         if let union = Self.taggedUnion(unique) { return union }
         // With a recursive reference among them, the alternatives are checked once the grammar

@@ -124,6 +124,8 @@ final class SchemaReader {
             throw .unsupportedSchema(path: path, keyword: m.key)
         }
         if case .bool(true) = schema["uniqueItems"] ?? .null { throw .unsupportedSchema(path: path, keyword: "uniqueItems") }
+        // A nested $id starts a new base for the `$ref`s under it, which are read against the root.
+        if schema["$id"] != nil && path != "#" { throw .unsupportedSchema(path: path, keyword: "$id in a subschema") }
         if schema["allOf"] != nil { return try shape(merged(schema, path: path), path: path) }
         if case .string(let ref)? = schema["$ref"] {
             // Siblings of `$ref` apply too (draft 2020-12): merge them in unless they are annotations.

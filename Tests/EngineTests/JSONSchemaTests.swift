@@ -55,6 +55,7 @@ import Testing
         (#"{"properties":{"a":{"type":"string"}},"minLength":2}"#, "#", "keywords of several types without a type"),
         (#"{"anyOf":[{"type":"null"}],"oneOf":[{"type":"null"}]}"#, "#", "anyOf beside oneOf"),
         (#"{"items":{"type":"integer"},"unevaluatedItems":false}"#, "#", "unevaluatedItems"),
+        (#"{"$id":"https://x/a.json","properties":{"b":{"$id":"b.json","type":"null"}}}"#, "#/properties/b", "$id in a subschema"),
     ])
     func `unsupported keywords are typed errors naming the place`(_ json: String, _ path: String, _ keyword: String) {
         #expect(throws: EngineError.unsupportedSchema(path: path, keyword: keyword)) { try JSONSchema(json: json) }

@@ -105,6 +105,8 @@ import Testing
         o.maxAnyDepth = 1
         let g = try Grammar(schema: JSONSchema(json: "{}"), options: o)
         #expect(g.recognizes("[1,\"a\",null]") && g.recognizes(#"{"k":true}"#) && !g.recognizes("[[1]]"))
+        // anyOf with an open alternative is any value (Pydantic's Optional[Any]).
+        #expect(try JSONSchema(json: #"{"anyOf":[{},{"type":"null"}],"default":null}"#).shape == .any)
         // A required member without a schema is any value.
         let ghost = try JSONSchema(json: #"{"type":"object","properties":{},"required":["ghost"]}"#)
         #expect(try Grammar(schema: ghost).recognizes(#"{"ghost":[1]}"#))
