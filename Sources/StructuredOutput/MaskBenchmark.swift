@@ -33,7 +33,11 @@ package struct MaskBenchmark {
         ("string value, tight budget", person, .none, #"{"name":"Ada L"#, 30),
         ("number value", person, .none, #"{"name":"Ada","age":3"#, 1000),
         ("free text before a tool call", person, .freeTextUntil("<tool_call>"), "The answer is", 1000),
+        ("format string (uri)", links, .none, #"{"site":"https://ex"#, 1000),
+        ("extra member name", links, .none, #"{"site":"https://a.b","tags":{"x":1,"ta"#, 1000),
+        ("bounded number", links, .none, #"{"site":"https://a.b","tags":{},"score":0."#, 1000),
     ]
+    static let links = #"{"type":"object","properties":{"site":{"type":"string","format":"uri"},"tags":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"score":{"type":"number","minimum":0,"maximum":1}},"required":["site","tags","score"]}"#
     static let person = #"{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"},"tags":{"type":"array","items":{"type":"string"}}},"required":["name","age"]}"#
 
     package func run(tokenizer: Tokenizer) throws(EngineError) -> Report {
