@@ -1,6 +1,7 @@
 /// The `format` values constrained decoding enforces, each with two regular languages: the
 /// one generated (a subset, in one spelling: lowercase hexadecimal, uppercase `T` and `Z`, years
-/// 1000–9999) and the one the validator accepts (the format as its RFC defines it).
+/// 1000–9999, http/https/ftp/ws/wss URIs with a host) and the one the validator accepts (the
+/// format as its RFC defines it).
 ///
 /// References: date, time, date-time: RFC 3339 §5.6 (full-date, full-time, date-time; leap
 /// years in the regular expression, February 29 only in them); uuid: RFC 4122 §3; email: RFC
@@ -25,7 +26,9 @@ package enum StringFormat: String, Sendable, Hashable, CaseIterable {
         case .uuid: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
         case .email: "[A-Za-z0-9_+-]+(?:\\.[A-Za-z0-9_+-]+)*@" + Self.domain(label: "[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
         case .uri:
-            "[a-z][a-z0-9+.-]*://" + "[a-z0-9]+(?:-[a-z0-9]+)*(?:\\.[a-z0-9]+(?:-[a-z0-9]+)*)*" + "(?::[0-9]{1,5})?"
+            // The usual network schemes only: a free scheme let small models write a host name
+            // into it ("example.com.au…://").
+            "(?:https?|ftp|wss?)://" + "[a-z0-9]+(?:-[a-z0-9]+)*(?:\\.[a-z0-9]+(?:-[a-z0-9]+)*)*" + "(?::[0-9]{1,5})?"
                 + "(?:/(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-F]{2})*)*"
                 + "(?:\\?(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-F]{2})*)?"
                 + "(?:#(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-F]{2})*)?"

@@ -16,7 +16,7 @@ import Testing
          ["123e4567e89b12d3a456426614174000", "123e4567-e89b-12d3-a456-42661417400", "g23e4567-e89b-12d3-a456-426614174000"]),
         ("email", ["ada@example.com", "first.last+tag@mail.example.org"], ["\"odd name\"@example.com", "a!b@example.com"],
          ["ada", "ada@", "@example.com", "a@@b.com", "a b@example.com", ".a@example.com"]),
-        ("uri", ["https://example.com", "http://a.b:8080/p/q%20r?x=1&y=2#frag", "ftp://host/"], ["urn:isbn:0451450523", "mailto:a@b.c", "HTTP://X.Y"],
+        ("uri", ["https://example.com", "http://a.b:8080/p/q%20r?x=1&y=2#frag", "ftp://host/"], ["urn:isbn:0451450523", "mailto:a@b.c", "HTTP://X.Y", "git+ssh://host/repo"],
          ["example.com", "://x", "http://a b", "http://x/%zz"]),
         ("ipv4", ["192.168.0.1", "0.0.0.0", "255.255.255.255"], [], ["256.1.1.1", "1.2.3", "01.2.3.4", "1.2.3.4.5"]),
         ("hostname", ["example", "a-b.example.com"], [], ["-a.com", "a-.com", "a..b", "a_b"]),
