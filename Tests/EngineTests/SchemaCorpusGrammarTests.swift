@@ -7,8 +7,7 @@ import Testing
 /// schema reads and compiles, and random documents of its grammar (which reach far more of it
 /// than a model's answers do) satisfy our validator and Python's `jsonschema` alike.
 @Suite struct SchemaCorpusGrammarTests {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = JSONSchemaChecker.repository
 
     @Test func `random documents of every corpus schema satisfy both validators`() throws {
         let directory = Self.repository.appendingPathComponent("Tests/IntegrationTests/Fixtures/schema-corpus")
@@ -23,18 +22,7 @@ import Testing
                 records.append(JSONValue.object([.init("name", .string(name)), .init("schema", document), .init("output", .string(text))]).serialized)
             }
         }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ondevice-corpus-walks-\(getpid()).jsonl")
-        try (records.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", Self.repository.appendingPathComponent("scripts/check-json-schema.py").path, file.path]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(text)")
+        let (status, output) = try JSONSchemaChecker.check(records: records, label: "corpus-walks")
+        #expect(status == 0, "\(output)")
     }
 }

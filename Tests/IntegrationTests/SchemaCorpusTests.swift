@@ -92,27 +92,11 @@ import Tokenizers
             }
         }
         print("[corpus] \(entries.count) schemas, \(records.count) documents in " + String(format: "%.0f s", Self.seconds(clock.now - started)))
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ondevice-schema-corpus-\(getpid()).jsonl")
-        try (records.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let (status, output) = try Self.python([Self.repository.appendingPathComponent("scripts/check-json-schema.py").path, file.path])
+        let (status, output) = try JSONSchemaChecker.check(records: records, label: "schema-corpus")
         print(output)
         #expect(status == 0, "jsonschema refused documents or could not run (status \(status)):\n\(output)")
     }
 
     static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
 
-    /// Runs `python3 args`; (exit status, stdout and stderr). A missing python3 throws.
-    static func python(_ args: [String]) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3"] + args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, text)
-    }
 }
