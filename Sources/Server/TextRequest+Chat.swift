@@ -17,10 +17,10 @@ extension TextRequest {
             switch type {
             case "text": break
             case "json_object":
-                // Free-form JSON has no grammar here (an object without properties would only ever
-                // be `{}`), so the client is asked for the schema it wants instead.
-                throw .invalidRequest("response_format json_object is not supported; send json_schema with the schema you want",
-                                      param: "response_format")
+                // Any JSON object: members of any name and value (the grammar bounds how deep
+                // free-form values nest; see JSONSchema).
+                output = .schema(try Self.schema(.object([.init("type", .string("object")), .init("additionalProperties", .bool(true))]),
+                                                 param: "response_format"))
             case "json_schema":
                 guard let schema = format["json_schema"]?["schema"] else {
                     throw .invalidRequest("response_format.json_schema.schema is required", param: "response_format")

@@ -49,7 +49,7 @@ import Testing
                      ("{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}], \"max_tokens\": \"9\"}", "max_tokens"),
                      ("{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}], \"temperature\": 7}", "temperature"),
                      ("{\"model\": \"m\", \"messages\": [{\"role\": \"pirate\", \"content\": \"hi\"}]}", "messages[0]"),
-                     ("{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}], \"response_format\": {\"type\": \"json_object\"}}", "response_format"),
+                     ("{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}], \"response_format\": {\"type\": \"yaml\"}}", "response_format"),
                      ("{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}], \"tools\": [{\"type\": \"function\"}]}", "tools[0]")]
         let responses = try await offPool {
             let client = try LoopbackClient(port: port)

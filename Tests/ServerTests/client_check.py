@@ -153,6 +153,18 @@ def _():
     assert isinstance(doc["name"], str) and isinstance(doc["age"], int) and isinstance(doc["likes_cats"], bool), doc
 
 
+@check("response_format json_object")
+def _():
+    # Any JSON object: the grammar admits members of any name and value, so the reply parses as
+    # an object whatever the model chooses to put in it.
+    r = client.chat.completions.create(
+        model=LLM, max_tokens=80, temperature=0, response_format={"type": "json_object"},
+        messages=[{"role": "user", "content": "Describe a cat in JSON with its name and age."}])
+    assert r.choices[0].finish_reason == "stop", r
+    doc = json.loads(r.choices[0].message.content)
+    assert isinstance(doc, dict), doc
+
+
 @check("errors")
 def _():
     try:
