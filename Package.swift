@@ -27,7 +27,9 @@ let package = Package(
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         // Text to phoneme ids for Piper voices: espeak-ng clauses mapped through the voice config.
         .target(name: "Phonemes", dependencies: ["CEspeakNG"]),
-        .target(name: "Audio"),
+        // libsndfile from Debian: compressed audio (FLAC, Ogg Vorbis/Opus, MP3) in and out.
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .target(name: "Audio", dependencies: ["CSndFile"]),
         // Still images: decoding, orientation, resampling (the photo features read from here).
         .target(name: "Imaging", dependencies: ["CImageCodecs"]),
         // libjpeg-turbo and libpng from Debian, and the C shim that keeps their longjmp error

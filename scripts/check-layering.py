@@ -11,7 +11,7 @@ import json, os, re, subprocess, sys
 
 # Lower number = lower layer. Executables and tests sit above everything.
 # Jinja (chat-template interpreter) is a leaf: no dependencies, and Tokenizers may import it.
-RANK = {"Tensor": 0, "Jinja": 0, "CKernels": 0, "CJPEG": 0, "CPNG": 0, "CEspeakNG": 0, "CImageCodecs": 1, "Kernels": 1, "Formats": 1,
+RANK = {"Tensor": 0, "Jinja": 0, "CKernels": 0, "CJPEG": 0, "CPNG": 0, "CEspeakNG": 0, "CSndFile": 0, "CImageCodecs": 1, "Kernels": 1, "Formats": 1,
         "Tokenizers": 2, "Phonemes": 2, "Audio": 2, "Imaging": 2, "Models": 2, "ModelStore": 2,
         # The engine by concern: support (no dependencies), then JSON and grammars, tools, and text
         # generation and speech side by side.

@@ -20,8 +20,10 @@ done
 [ ${#models[@]} -gt 0 ] || models=(smollm2-135m-instruct-q4_1 gemma3-270m-q4_k_m all-minilm-l6-v2 nomic-embed-text-v1.5-f16)
 
 # Debian packages the package links as system libraries: espeak-ng (the phonemizer Piper voices
-# are trained with), libjpeg-turbo and libpng (image decoding).
-apt_packages=(libespeak-ng-dev espeak-ng-data libjpeg62-turbo-dev libpng-dev)
+# are trained with), libjpeg-turbo and libpng (image decoding), libsndfile (compressed audio).
+apt_packages=(libespeak-ng-dev espeak-ng-data libjpeg62-turbo-dev libpng-dev libsndfile1-dev)
+# The reference audio codecs the tests check ours against (Tests/SpeechTests/AudioFileTests).
+apt_packages+=(flac lame mpg123 opus-tools vorbis-tools)
 missing=()
 for p in "${apt_packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

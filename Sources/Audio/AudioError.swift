@@ -17,6 +17,13 @@ package enum AudioError: Error, Sendable, Equatable {
     case unsupportedEncoding(formatTag: UInt16, bitsPerSample: UInt16)
     /// A sample rate outside `Resampler.rates` (1 kHz to 1 MHz).
     case invalidSampleRate(Int)
+    /// Not audio any reader here decodes, or a compressed stream that breaks off (libsndfile's
+    /// words in `detail`).
+    case undecodable(detail: String)
+    /// The audio runs longer than the caller's bound (`limit` seconds).
+    case tooLong(seconds: Double, limit: Double)
+    /// The encoder refused the format or the audio (libsndfile's words in `detail`).
+    case encoding(format: String, detail: String)
 }
 
 extension AudioError: CustomStringConvertible {
@@ -32,6 +39,10 @@ extension AudioError: CustomStringConvertible {
         case let .unsupportedEncoding(tag, bits):
             "unsupported WAV sample encoding: format tag \(tag) with \(bits) bits per sample"
         case .invalidSampleRate(let rate): "invalid sample rate \(rate)"
+        case .undecodable(let detail): "cannot decode the audio: \(detail)"
+        case let .tooLong(seconds, limit):
+            "the audio is longer than the \(Int(limit)) s this reader accepts (at least \(Int(seconds)) s)"
+        case let .encoding(format, detail): "cannot encode \(format): \(detail)"
         }
     }
 }

@@ -15,35 +15,53 @@ extension WAVFile {
 
     /// A mono WAV file holding `clip`: `RIFF` header, a 16-byte `fmt ` chunk, then `data`.
     package static func encode(_ clip: AudioClip, format: SampleFormat = .pcm16) -> [UInt8] {
-        let (tag, bits): (UInt16, UInt16) = format == .pcm16 ? (1, 16) : (3, 32)
-        let bytesPerSample = Int(bits) / 8
+        let bytesPerSample = format == .pcm16 ? 2 : 4
         let dataBytes = clip.samples.count * bytesPerSample
-        var out: [UInt8] = []
+        var out = header(sampleRate: clip.sampleRate, format: format, riffSize: UInt32(36 + dataBytes), dataSize: UInt32(dataBytes))
         out.reserveCapacity(44 + dataBytes)
-        func put16(_ v: UInt16) { out.append(UInt8(v & 0xFF)); out.append(UInt8(v >> 8)) }
-        func put32(_ v: UInt32) { for s in stride(from: 0, to: 32, by: 8) { out.append(UInt8((v >> UInt32(s)) & 0xFF)) } }
-        out.append(contentsOf: "RIFF".utf8)
-        put32(UInt32(36 + dataBytes))
-        out.append(contentsOf: "WAVEfmt ".utf8)
-        put32(16)
-        put16(tag)
-        put16(1)
-        put32(UInt32(clip.sampleRate))
-        put32(UInt32(clip.sampleRate * bytesPerSample))
-        put16(UInt16(bytesPerSample))
-        put16(bits)
-        out.append(contentsOf: "data".utf8)
-        put32(UInt32(dataBytes))
-        for s in clip.samples {
-            switch format {
-            case .pcm16:
-                let v = Int16(max(-32768, min(32767, (s * 32768).rounded())))
-                put16(UInt16(bitPattern: v))
-            case .float32:
-                put32(s.bitPattern)
-            }
+        switch format {
+        case .pcm16: appendPCM16(clip.samples, to: &out)
+        case .float32: for s in clip.samples { appendLittleEndian(s.bitPattern, to: &out) }
         }
         return out
+    }
+
+    /// The header of a 16-bit mono WAV whose length is not known yet (a stream): both sizes are
+    /// 0xFFFFFFFF, "to the end of the file", which `decode` and libsndfile accept.
+    package static func streamingHeader(sampleRate: Int) -> [UInt8] {
+        header(sampleRate: sampleRate, format: .pcm16, riffSize: 0xFFFF_FFFF, dataSize: 0xFFFF_FFFF)
+    }
+
+    /// Appends `samples` as 16-bit signed little-endian PCM, rounded and clipped.
+    package static func appendPCM16(_ samples: [Float], to out: inout [UInt8]) {
+        for s in samples {
+            let v = UInt16(bitPattern: Int16(max(-32768, min(32767, (s * 32768).rounded()))))
+            out.append(UInt8(v & 0xFF))
+            out.append(UInt8(v >> 8))
+        }
+    }
+
+    private static func header(sampleRate: Int, format: SampleFormat, riffSize: UInt32, dataSize: UInt32) -> [UInt8] {
+        let (tag, bits): (UInt16, UInt16) = format == .pcm16 ? (1, 16) : (3, 32)
+        let bytesPerSample = Int(bits) / 8
+        var out: [UInt8] = []
+        out.append(contentsOf: "RIFF".utf8)
+        appendLittleEndian(riffSize, to: &out)
+        out.append(contentsOf: "WAVEfmt ".utf8)
+        appendLittleEndian(UInt32(16), to: &out)
+        appendLittleEndian(tag, to: &out)
+        appendLittleEndian(UInt16(1), to: &out)
+        appendLittleEndian(UInt32(sampleRate), to: &out)
+        appendLittleEndian(UInt32(sampleRate * bytesPerSample), to: &out)
+        appendLittleEndian(UInt16(bytesPerSample), to: &out)
+        appendLittleEndian(bits, to: &out)
+        out.append(contentsOf: "data".utf8)
+        appendLittleEndian(dataSize, to: &out)
+        return out
+    }
+
+    private static func appendLittleEndian<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+        for i in 0..<(T.bitWidth / 8) { out.append(UInt8(truncatingIfNeeded: value >> (i * 8))) }
     }
 
     /// Writes `clip` to `path` (created or replaced).

@@ -63,7 +63,7 @@ package enum WAVFile {
         UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
     }
 
-    private static func readBytes(path: String) throws(AudioError) -> [UInt8] {
+    static func readBytes(path: String) throws(AudioError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(path: path, errno: errno) }
         defer { close(fd) }
