@@ -1,5 +1,6 @@
 import Foundation
 import ModelStore
+import OnDevice
 import Runtime
 import Synchronization
 
@@ -10,6 +11,8 @@ package final class ModelHost: Sendable {
     package let runtime: OnDeviceRuntime
     let configuration: ServerConfiguration
     private let queues = Mutex<[String: ModelQueue]>([:])
+    /// Weights-file headers already read, by path.
+    private let headers = Mutex<[String: ModelHeader]>([:])
     /// The kinds this server has endpoints for.
     static let servedKinds: Set<ModelKind> = [.llm, .embedding, .asr]
 
@@ -65,20 +68,106 @@ package final class ModelHost: Sendable {
 
     /// Runs `body` on model `id`, leased through the runtime's engines (the same loaders every
     /// door uses) after waiting its turn. Returns nil when the client left while waiting.
-    func withModel<Model: ResidentModel, T>(_ type: Model.Type, _ id: String, options: LoadOptions, responder: HTTPResponder,
-                                            _ body: (Model) throws -> T) throws -> T? {
+    ///
+    /// `keepAliveSeconds` (Ollama's `keep_alive`, with its signs: 0 unloads when the request ends,
+    /// negative keeps until memory is needed) goes with the lease to the residency cache, where
+    /// the latest lease on a model decides how long it stays idle; nil uses the runtime's default.
+    func withModel<Model: ResidentModel, T>(_ type: Model.Type, _ id: String, options: LoadOptions, keepAliveSeconds: Double? = nil,
+                                            responder: HTTPResponder, _ body: (Model) throws -> T) throws -> T? {
         let queue = queue(for: id)
         guard try queue.enter(model: id, isCancelled: { responder.isCancelled }) else { return nil }
         defer { queue.leave() }
         let runtime = runtime
+        let keepAlive = keepAliveSeconds.map(KeepAlive.init(seconds:))
         let lease: EngineLease<Model>
         do {
-            lease = try blockingAwait { try await runtime.lease(Model.self, modelId: id, options: options) }
+            lease = try blockingAwait { try await runtime.lease(Model.self, modelId: id, options: options, keepAlive: keepAlive) }
         } catch let error as RuntimeError {
             throw ServerError.modelFailed(model: id, reason: error.description)
         }
         defer { try? blockingAwait { await lease.release() } }
         return try body(lease.model)
+    }
+
+    /// Runs a text request through the text core on its model, the path every text endpoint
+    /// (OpenAI's and Ollama's) takes: the model and adapters resolved, the request's turn in the
+    /// queue, a lease (with `keepAliveSeconds`, see `withModel`), a pooled session with exactly
+    /// the request's adapters, then `TextRun`. Returns nil when the client left.
+    func generate(_ request: TextRequest, endpoint: String, keepAliveSeconds: Double? = nil, responder: HTTPResponder,
+                  onStart: () -> Void, onText: (String) -> Void) throws -> TextRun.Outcome? {
+        _ = try resolve(request.model, kind: .llm, endpoint: endpoint)
+        var adapterPaths: [String] = []
+        for choice in request.adapters { adapterPaths.append(try adapterPath(choice.id)) }
+        let options = textOptions
+        return try withModel(ResidentLanguageModel.self, request.model, options: options, keepAliveSeconds: keepAliveSeconds,
+                             responder: responder) { resident in
+            let slot = resident.checkOut(contextLength: options.contextLength, threads: options.threads)
+            defer { resident.checkIn(slot) }
+            // Always set (empty without `lora`): the generator applies exactly these, so a
+            // pooled session that last ran with an adapter serves this request as the base.
+            var run = request
+            run.options.adapters = try OpenAIServer.scaledAdapters(request, paths: adapterPaths, on: resident)
+            return try TextRun(request: run, session: slot.session).run(
+                isCancelled: { responder.isCancelled }, onStart: onStart, onText: onText)
+        } ?? nil
+    }
+
+    /// Loads model `id` (of `kind`) and releases it at once, so it stays for `keepAliveSeconds`
+    /// (Ollama's empty-prompt request). Returns false when the client left while waiting.
+    func preload(_ id: String, kind: ModelKind, endpoint: String, keepAliveSeconds: Double?, responder: HTTPResponder) throws -> Bool {
+        _ = try resolve(id, kind: kind, endpoint: endpoint)
+        switch kind {
+        case .llm:
+            return try withModel(ResidentLanguageModel.self, id, options: textOptions, keepAliveSeconds: keepAliveSeconds,
+                                 responder: responder) { _ in true } ?? false
+        default:
+            return try withModel(ResidentEmbedder.self, id, options: LoadOptions(threads: threads), keepAliveSeconds: keepAliveSeconds,
+                                 responder: responder) { _ in true } ?? false
+        }
+    }
+
+    /// Unloads model `id` now if idle, else as soon as its last running request ends (Ollama's
+    /// `keep_alive: 0` with an empty prompt).
+    func unload(_ id: String, kind: ModelKind, endpoint: String) throws(ServerError) {
+        _ = try resolve(id, kind: kind, endpoint: endpoint)
+        let residency = runtime.residency
+        do { try blockingAwait { await residency.unload(id) } } catch { throw .modelFailed(model: id, reason: "\(error)") }
+    }
+
+    /// What the residency cache holds now (Ollama's `/api/ps`).
+    func residents() throws -> ResidencySnapshot {
+        let residency = runtime.residency
+        return try blockingAwait { await residency.snapshot() }
+    }
+
+    /// A served model as model listings (Ollama's `/api/tags`, `/api/show`) describe it.
+    struct ServedModel: Sendable {
+        var status: ModelStatus
+        /// The weights file: the largest `.gguf` or `.safetensors` file of the model.
+        var weights: ModelFile?
+        /// What the weights file's header says; nil when it has none this build reads.
+        var header: ModelHeader?
+        /// When the weights file last changed.
+        var modified: Date?
+    }
+
+    /// The served models of `kinds`, described from the store and their weights files' headers
+    /// (read once per file, then cached). Blocks the connection thread briefly.
+    func describedModels(kinds: Set<ModelKind>) throws -> [ServedModel] {
+        let statuses = try blockingAwait { await self.servedModels() }.filter { kinds.contains($0.entry.kind) }
+        return statuses.map { status in
+            let weights = status.entry.files.filter { $0.name.hasSuffix(".gguf") || $0.name.hasSuffix(".safetensors") }
+                .max { ($0.bytes ?? 0) < ($1.bytes ?? 0) }
+            guard let weights else { return ServedModel(status: status) }
+            let path = status.directory + "/" + weights.name
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+            var header = headers.withLock { $0[path] }
+            if header == nil, let read = try? ModelHeader.read(path: path) {
+                header = read
+                headers.withLock { $0[path] = read }
+            }
+            return ServedModel(status: status, weights: weights, header: header, modified: modified)
+        }
     }
 
     /// Options for text sessions: the runtime's text backend, with the server's overrides.

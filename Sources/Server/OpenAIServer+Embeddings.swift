@@ -25,15 +25,10 @@ extension OpenAIServer {
         }
         let format = body["encoding_format"]?.string ?? "float"
         guard format == "float" || format == "base64" else { throw ServerError.invalidRequest("encoding_format must be float or base64", param: "encoding_format") }
-        _ = try host.resolve(modelId, kind: .embedding, endpoint: "/v1/embeddings")
-        let result = try host.withModel(ResidentEmbedder.self, modelId, options: LoadOptions(threads: host.threads),
-                                        responder: responder) { resident throws(ServerError) in
-            do { return try resident.embedder.embed(inputs) } catch { throw .modelFailed(model: modelId, reason: "\(error)") }
-        }
-        guard let result else { return }
+        guard let result = try host.embed(inputs, model: modelId, endpoint: "/v1/embeddings", responder: responder) else { return }
         var tokens = 0
-        let data: [JSONValue] = result.embeddings.enumerated().map { i, e in
-            tokens += e.sequences.reduce(0) { $0 + $1.count }
+        let data: [JSONValue] = result.enumerated().map { i, e in
+            tokens += e.tokens
             let vector: JSONValue = format == "base64"
                 ? .string(e.vector.withUnsafeBytes { Data($0) }.base64EncodedString())
                 : .array(e.vector.map { .number(Double($0)) })
@@ -41,5 +36,28 @@ extension OpenAIServer {
         }
         let usage = JSONValue.make([("prompt_tokens", .int(tokens)), ("total_tokens", .int(tokens))])
         responder.send(json: JSONValue.make([("object", .string("list")), ("data", .array(data)), ("model", .string(modelId)), ("usage", usage)]).serialized)
+    }
+}
+
+extension ModelHost {
+    /// Embeds `inputs` with model `id`, the path every embeddings endpoint (OpenAI's and
+    /// Ollama's) takes: each input's vector and the tokens it took. An input over the model's
+    /// sequence limit keeps its first tokens, or with `truncate` false is a 400 naming it.
+    /// Returns nil when the client left while waiting.
+    func embed(_ inputs: [String], model id: String, endpoint: String, truncate: Bool = true, keepAliveSeconds: Double? = nil,
+               responder: HTTPResponder) throws -> [(vector: [Float], tokens: Int)]? {
+        _ = try resolve(id, kind: .embedding, endpoint: endpoint)
+        let options = EmbeddingOptions(overflow: truncate ? .truncate : .fail)
+        let result = try withModel(ResidentEmbedder.self, id, options: LoadOptions(threads: threads), keepAliveSeconds: keepAliveSeconds,
+                                   responder: responder) { resident throws(ServerError) in
+            do throws(RetrievalError) { return try resident.embedder.embed(inputs, options: options) } catch {
+                if case let .inputTooLong(input, tokens, limit) = error {
+                    throw .invalidRequest("input \(input) has \(tokens) tokens, over the model's limit of \(limit) (truncate is off)",
+                                          param: "input")
+                }
+                throw .modelFailed(model: id, reason: "\(error)")
+            }
+        }
+        return result?.embeddings.map { ($0.vector, $0.sequences.reduce(0) { $0 + $1.count }) }
     }
 }

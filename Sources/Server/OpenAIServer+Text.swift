@@ -1,4 +1,3 @@
-import ModelStore
 import Models
 import Runtime
 import StructuredOutput
@@ -18,25 +17,13 @@ extension OpenAIServer {
 
     private func text(_ request: TextRequest, chat: Bool, _ responder: HTTPResponder) throws {
         let endpoint = chat ? "/v1/chat/completions" : "/v1/completions"
-        _ = try host.resolve(request.model, kind: .llm, endpoint: endpoint)
-        let options = host.textOptions
-        var adapterPaths: [String] = []
-        for choice in request.adapters { adapterPaths.append(try host.adapterPath(choice.id)) }
         let id = Self.identifier(chat ? "chatcmpl" : "cmpl")
         let created = Self.now
         let stream = request.stream ? TextStream(id: id, created: created, request: request, chat: chat, responder: responder) : nil
         let outcome: TextRun.Outcome?
         do {
-            outcome = try host.withModel(ResidentLanguageModel.self, request.model, options: options, responder: responder) { resident in
-                let slot = resident.checkOut(contextLength: options.contextLength, threads: options.threads)
-                defer { resident.checkIn(slot) }
-                // Always set (empty without `lora`): the generator applies exactly these, so a
-                // pooled session that last ran with an adapter serves this request as the base.
-                var run = request
-                run.options.adapters = try Self.scaledAdapters(request, paths: adapterPaths, on: resident)
-                return try TextRun(request: run, session: slot.session).run(
-                    isCancelled: { responder.isCancelled }, onStart: { stream?.open() }, onText: { stream?.delta($0) })
-            } ?? nil
+            outcome = try host.generate(request, endpoint: endpoint, responder: responder,
+                                        onStart: { stream?.open() }, onText: { stream?.delta($0) })
         } catch let error as ServerError {
             guard let stream, responder.status != nil else { throw error }
             stream.fail(error)
