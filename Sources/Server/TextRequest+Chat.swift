@@ -19,8 +19,7 @@ extension TextRequest {
             case "json_object":
                 // Any JSON object: members of any name and value (the grammar bounds how deep
                 // free-form values nest; see JSONSchema).
-                output = .schema(try Self.schema(.object([.init("type", .string("object")), .init("additionalProperties", .bool(true))]),
-                                                 param: "response_format"))
+                output = .schema(try Self.schema(Self.anyObject, param: "response_format"))
             case "json_schema":
                 guard let schema = format["json_schema"]?["schema"] else {
                     throw .invalidRequest("response_format.json_schema.schema is required", param: "response_format")
@@ -42,17 +41,24 @@ extension TextRequest {
         }
     }
 
+    /// A schema for any JSON object (OpenAI's `json_object`, Ollama's `format: "json"`).
+    static let anyObject = JSONValue.object([.init("type", .string("object")), .init("additionalProperties", .bool(true))])
+
     static func schema(_ document: JSONValue, param: String) throws(ServerError) -> JSONSchema {
         do { return try JSONSchema(document: document) } catch { throw .invalidRequest("unsupported JSON Schema: \(error)", param: param) }
     }
 
-    private static func messages(_ value: JSONValue?) throws(ServerError) -> [ChatMessage] {
+    /// OpenAI's messages, and Ollama's (tool-call arguments as an object, `tool_name` on results).
+    static func messages(_ value: JSONValue?) throws(ServerError) -> [ChatMessage] {
         guard let items = value?.array, !items.isEmpty else { throw .invalidRequest("'messages' must be a non-empty array", param: "messages") }
         var out: [ChatMessage] = []
         for (i, item) in items.enumerated() {
             let param = "messages[\(i)]"
             guard let roleName = item["role"]?.string else { throw .invalidRequest("\(param) needs a string 'role'", param: param) }
             let content = try text(item["content"], param: param + ".content")
+            if let images = item["images"]?.array, !images.isEmpty {
+                throw .invalidRequest("\(param).images: the text models of this server read text only", param: param + ".images")
+            }
             switch roleName {
             case "system", "developer": out.append(ChatMessage(role: .system, content: content))
             case "user": out.append(ChatMessage(role: .user, content: content))
@@ -60,13 +66,16 @@ extension TextRequest {
                 var calls: [ChatToolCall] = []
                 for call in item["tool_calls"]?.array ?? [] {
                     guard let name = call["function"]?["name"]?.string else { throw .invalidRequest("\(param).tool_calls needs function names", param: param) }
-                    let argumentsText = call["function"]?["arguments"]?.string ?? "{}"
-                    let arguments = (try? JSONValue(parsing: argumentsText)) ?? .make([])
+                    let arguments: JSONValue = switch call["function"]?["arguments"] {
+                    case .object(let members)?: .object(members)
+                    case .string(let text)?: (try? JSONValue(parsing: text)) ?? .make([])
+                    default: .make([])
+                    }
                     calls.append(ChatToolCall(name: name, argumentsJSON: arguments.serialized))
                 }
                 out.append(ChatMessage(role: .assistant, content: content, toolCalls: calls))
             case "tool", "function":
-                out.append(ChatMessage(role: .tool, content: content, name: item["name"]?.string))
+                out.append(ChatMessage(role: .tool, content: content, name: item["name"]?.string ?? item["tool_name"]?.string))
             default:
                 throw .invalidRequest("\(param) has unknown role '\(roleName)'", param: param)
             }
@@ -92,7 +101,7 @@ extension TextRequest {
         }
     }
 
-    private static func tools(_ value: JSONValue, choice: JSONValue?) throws(ServerError) -> Output {
+    static func tools(_ value: JSONValue, choice: JSONValue?) throws(ServerError) -> Output {
         guard let items = value.array else { throw .invalidRequest("'tools' must be an array", param: "tools") }
         var registry = ToolRegistry()
         for (i, item) in items.enumerated() {

@@ -9,6 +9,9 @@ struct TextRequest {
     enum Prompt {
         case chat([ChatMessage])
         case raw(String)
+        /// One user turn after an optional system prompt, in the chat template (as is for a
+        /// model without one): Ollama's `/api/generate`, like the SDK's `generate`.
+        case user(String, system: String?)
     }
 
     /// What constrains the output.
@@ -80,5 +83,41 @@ struct TextRequest {
         guard let value = body[key], !value.isNull else { return nil }
         guard let typed = read(value) else { throw .invalidRequest("'\(key)' must be \(what)", param: key) }
         return typed
+    }
+}
+
+extension GenerationSettings {
+    /// `options` with every field this sets; lengths that depend on the context are resolved
+    /// against `contextLength`.
+    package func applied(to options: GenerationOptions, contextLength: Int) -> GenerationOptions {
+        var out = options
+        if let temperature { out.sampling.temperature = temperature }
+        if let topP { out.sampling.topP = topP }
+        if let topK { out.sampling.topK = topK }
+        if let minP { out.sampling.minP = minP }
+        if let repetitionPenalty { out.sampling.repetitionPenalty = repetitionPenalty }
+        switch repetitionWindow {
+        case .tokens(let n)?: out.sampling.repetitionWindow = n
+        case .wholeContext?: out.sampling.repetitionWindow = contextLength
+        case nil: break
+        }
+        if let seed { out.sampling.seed = seed }
+        switch length {
+        case .tokens(let n)?: out.maxTokens = n
+        case .untilContextFull?: out.maxTokens = contextLength
+        case nil: break
+        }
+        if let stop { out.stop = stop }
+        return out
+    }
+}
+
+extension TextRequest {
+    /// A request built by a door other than OpenAI's: the engine's defaults, sampling afresh
+    /// unless a seed is set, as `init(body:prompt:)` does.
+    init(model: String, prompt: Prompt) {
+        self.model = model
+        self.prompt = prompt
+        options.sampling.seed = UInt64.random(in: 0...UInt64.max)
     }
 }

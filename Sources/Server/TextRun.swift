@@ -24,6 +24,7 @@ struct TextRun {
         let input: TextInput = switch request.prompt {
         case .chat(let messages): .chat(messages)
         case .raw(let text): .raw(text)
+        case .user(let text, let system): .user(text, system: system)
         }
         var job = TextJob(input, options: request.options)
         switch request.output {
