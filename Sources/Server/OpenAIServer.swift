@@ -2,7 +2,8 @@ import Foundation
 import StructuredOutput
 
 /// The OpenAI-compatible API over `HTTPServer`: authentication, routing, and errors in
-/// OpenAI's shape. Endpoints live in `OpenAIServer+<Endpoint>.swift`.
+/// OpenAI's shape. Endpoints live in `OpenAIServer+<Endpoint>.swift`; Ollama's API (`/api/…`,
+/// in `Ollama/`) is routed from here too, behind the same key.
 package struct OpenAIServer: HTTPHandling {
     package let host: ModelHost
     let apiKey: String?
@@ -16,9 +17,9 @@ package struct OpenAIServer: HTTPHandling {
         do {
             try route(request, responder)
         } catch let error as ServerError {
-            fail(error, responder)
+            fail(error, responder, ollama: OllamaAPI.serves(request.path))
         } catch {
-            fail(.modelFailed(model: "-", reason: "\(error)"), responder)
+            fail(.modelFailed(model: "-", reason: "\(error)"), responder, ollama: OllamaAPI.serves(request.path))
         }
     }
 
@@ -27,6 +28,10 @@ package struct OpenAIServer: HTTPHandling {
         if path == "/health" {
             guard request.method == "GET" || request.method == "HEAD" else { throw ServerError.methodNotAllowed(method: request.method, path: path) }
             return responder.send(json: JSONValue.make([("status", .string("ok"))]).serialized)
+        }
+        if path == "/" && (request.method == "GET" || request.method == "HEAD") {
+            // Ollama clients probe the root before anything else; like /health it needs no key.
+            return responder.send(status: 200, contentType: "text/plain; charset=utf-8", body: Array(OllamaAPI.banner.utf8))
         }
         if let apiKey {
             guard let auth = request.header("authorization"), auth.hasPrefix("Bearer "),
@@ -41,15 +46,18 @@ package struct OpenAIServer: HTTPHandling {
             "/v1/embeddings": ("POST", embeddings),
             "/v1/audio/transcriptions": ("POST", transcriptions),
         ]
+        if OllamaAPI.serves(path) { return try OllamaAPI(server: self).route(path, request, responder) }
         if path.hasPrefix("/v1/models/") && request.method == "GET" { return try model(String(path.dropFirst(11)), responder) }
         guard let route = routes[path] else { throw ServerError.notFound(method: request.method, path: String(path.prefix(200))) }
         guard request.method == route.method else { throw ServerError.methodNotAllowed(method: request.method, path: path) }
         try route.run(request, responder)
     }
 
-    func fail(_ error: ServerError, _ responder: HTTPResponder) {
+    /// The error response, in Ollama's shape on its paths and OpenAI's elsewhere.
+    func fail(_ error: ServerError, _ responder: HTTPResponder, ollama: Bool = false) {
         guard responder.status == nil else { return }  // a stream already started reports in-band
-        responder.send(status: error.status, body: Array(error.body.serialized.utf8))
+        let body = ollama ? OllamaAPI.errorBody(error) : error.body
+        responder.send(status: error.status, body: Array(body.serialized.utf8))
     }
 
     /// A JSON object body: UTF-8, parsed with the engine's bounded-depth parser.

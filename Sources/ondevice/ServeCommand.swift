@@ -40,7 +40,7 @@ enum ServeCommand {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let server = try await APIServer.start(c)
-        writeOut("ondevice serve: listening on http://\(c.host):\(server.port)/v1 (Ctrl-C to stop)\n")
+        writeOut("ondevice serve: listening on http://\(c.host):\(server.port)/v1 (OpenAI) and /api (Ollama) (Ctrl-C to stop)\n")
         let (signals, continuation) = AsyncStream<Int32>.makeStream()
         var sources: [any DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
