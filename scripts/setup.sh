@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian machine for OnDevice: the Debian packages the package links, the pinned
-# test and demo models (fetched with pip and verified by scripts/fetch-models.py), the openai
-# Python client for the server tests (scripts/setup-openai.sh), gguf-py for the synthetic
+# test and demo models (fetched with pip and verified by scripts/fetch-models.py), the openai and
+# ollama Python clients for the server tests (scripts/setup-openai.sh, scripts/setup-ollama.sh), gguf-py for the synthetic
 # architecture tests (scripts/setup-python-tools.sh), and a release
 # build of the `ondevice` command. Safe to run again: every step is cached.
 #
@@ -36,8 +36,10 @@ command -v swift >/dev/null || { [ -x /opt/swift/usr/bin/swift ] && export PATH=
 command -v swift >/dev/null || { echo "setup: the Swift toolchain is not on PATH" >&2; exit 1; }
 
 python3 scripts/fetch-models.py "${models[@]}"
-# The official openai client, which the server tests (Tests/ServerTests) drive `ondevice serve` with.
+# The official openai and ollama clients, which the server tests (Tests/ServerTests) drive
+# `ondevice serve` with (its OpenAI and Ollama APIs).
 scripts/setup-openai.sh
+scripts/setup-ollama.sh
 # gguf-py and numpy, which write the synthetic decoders the architecture tests check.
 scripts/setup-python-tools.sh
 
