@@ -20,4 +20,32 @@ import Testing
         #expect(output.contains(" 0 failed"))
         await server.stop(grace: 5)
     }
+
+    @Test func `a client that hangs up mid-stream cancels its Ollama generation`() async throws {
+        let server = try await TestServer.start()
+        let port = server.port
+        // No "stream": Ollama's default is to stream.
+        let body = "{\"model\": \"smollm2-135m-instruct-q4_1:latest\", \"prompt\": \"Write a very long story about a dragon.\", \"keep_alive\": \"10m\", \"options\": {\"num_predict\": 1500, \"temperature\": 1}}"
+        let queue = server.host.queue(for: "smollm2-135m-instruct-q4_1")
+        let head = try await offPool {
+            let client = try LoopbackClient(port: port)
+            client.send(Array("POST /api/generate HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
+            let head = try client.readHead()  // sent once generation starts; then the client leaves
+            client.hangUp()
+            return head
+        }
+        #expect(head.status == 200 && head.headers["content-type"] == "application/x-ndjson")
+        var waited = 0
+        while queue.counts.running > 0 && waited < 600 {
+            try await Task.sleep(for: .milliseconds(100))
+            waited += 1
+        }
+        #expect(queue.counts.running == 0, "generation still running after the client left")
+        let models = await server.host.runtime.residency.snapshot().models
+        #expect(models.reduce(0) { $0 + $1.leases } == 0)
+        // The request's keep_alive reached the residency cache: idle now, kept for ten minutes.
+        let left = models.first { $0.modelId == "smollm2-135m-instruct-q4_1" }?.idleSecondsLeft ?? 0
+        #expect(left > 540 && left <= 600, "\(left)")
+        await server.stop(grace: 5)
+    }
 }
