@@ -61,12 +61,11 @@ package struct OllamaAPI {
         return catalogId(name)
     }
 
-    /// RFC 3339 with fractional seconds, UTC, as Ollama writes times.
-    static func timestamp(_ date: Date = Date()) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
+    /// RFC 3339 with fractional seconds, UTC, as Ollama writes times (a value style, made once:
+    /// every streamed piece carries a time).
+    static func timestamp(_ date: Date = Date()) -> String { timeStyle.format(date) }
+
+    private static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 
     // MARK: /api/version, /api/tags, /api/ps, /api/show
 
