@@ -1,5 +1,6 @@
 import Foundation
 import Server
+import StructuredOutput
 import Testing
 
 /// Ollama's API driven by the official `ollama` Python client on the real models: every
@@ -46,6 +47,35 @@ import Testing
         // The request's keep_alive reached the residency cache: idle now, kept for ten minutes.
         let left = models.first { $0.modelId == "smollm2-135m-instruct-q4_1" }?.idleSecondsLeft ?? 0
         #expect(left > 540 && left <= 600, "\(left)")
+        await server.stop(grace: 5)
+    }
+
+    @Test func `a greedy raw Ollama generate writes what v1 completions writes`() async throws {
+        // One text core behind both doors. The model is loaded afresh for each request (the
+        // first finds none; keep_alive 0 unloads it after), so neither reuses the other's
+        // cached prompt.
+        let server = try await TestServer.start()
+        let port = server.port
+        let prompt = "Water boils at"
+        let (ollama, openai) = try await offPool {
+            let a = try LoopbackClient(port: port).post("/api/generate", json: """
+                {"model": "smollm2-135m-instruct-q4_1", "prompt": "\(prompt)", "raw": true, "stream": false, "keep_alive": 0,
+                 "options": {"temperature": 0, "seed": 5, "num_predict": 24}}
+                """)
+            let b = try LoopbackClient(port: port).post("/v1/completions", json: """
+                {"model": "smollm2-135m-instruct-q4_1", "prompt": "\(prompt)", "temperature": 0, "seed": 5, "max_tokens": 24}
+                """)
+            return (a, b)
+        }
+        try #require(ollama.status == 200 && openai.status == 200, "\(ollama.text)\n\(openai.text)")
+        let generated = try JSONValue(parsing: ollama.text)["response"]?.string
+        guard case .array(let choices)? = try JSONValue(parsing: openai.text)["choices"] else {
+            Issue.record("no choices: \(openai.text)")
+            return
+        }
+        let completed = choices.first?["text"]?.string
+        #expect(generated != nil && !(generated ?? "").isEmpty)
+        #expect(generated == completed)
         await server.stop(grace: 5)
     }
 }
