@@ -122,7 +122,7 @@ extension OnDeviceAI {
     }
 
     static func readAudio(_ file: URL) throws -> AudioClip {
-        do { return try WAVFile.read(path: file.path) } catch { throw OnDeviceError.invalidArgument("\(file.path): \(error)") }
+        do { return try AudioFile.read(path: file.path) } catch { throw OnDeviceError.invalidArgument("\(file.path): \(error)") }
     }
 
     /// Engine errors in the words of the public API.

@@ -22,13 +22,15 @@ extension OnDeviceAI {
         throw OnDeviceError.cancelled
     }
 
-    /// Speaks `text` into a 16-bit mono WAV file at `file` (created or replaced). Playing audio
+    /// Speaks `text` into the file at `file` (created or replaced), in the format its extension
+    /// names (`.wav`, `.flac`, `.mp3`, `.opus`/`.ogg`, `.pcm`; WAV for any other). Playing audio
     /// needs a device; a file is the portable output.
     @discardableResult
     public func speak(_ text: String, to file: URL, voice: String? = nil, options: SpeechOptions = SpeechOptions()) async throws -> SpeechAudio {
         let audio = try await synthesize(text, voice: voice, options: options)
-        do { try WAVFile.write(AudioClip(samples: audio.samples, sampleRate: audio.sampleRate), to: file.path) } catch {
-            throw OnDeviceError.invalidArgument("\(file.path): \(error)")
+        let bytes = try audio.encoded(as: AudioFormat(fileExtension: file.pathExtension) ?? .wav)
+        do { try bytes.write(to: file) } catch {
+            throw OnDeviceError.invalidArgument("\(file.path): \(error.localizedDescription)")
         }
         return audio
     }
@@ -39,6 +41,10 @@ extension OnDeviceAI {
     public func synthesisStream(_ text: String, voice: String? = nil, options: SpeechOptions = SpeechOptions())
         -> AsyncThrowingStream<SpeechSynthesisEvent, Error> {
         let (stream, continuation) = AsyncThrowingStream<SpeechSynthesisEvent, Error>.makeStream()
+        guard (0.25...4).contains(options.speed) else {
+            continuation.finish(throwing: OnDeviceError.invalidArgument("speed \(options.speed): expected 0.25 to 4"))
+            return stream
+        }
         let modelId = voice ?? configuration.speechVoice
         let engineOptions = synthesisOptions(options)
         let task = Task.detached { [self] in
@@ -64,8 +70,10 @@ extension OnDeviceAI {
     }
 
     func synthesisOptions(_ options: SpeechOptions) -> SynthesisOptions {
-        SynthesisOptions(noiseScale: options.noiseScale, lengthScale: options.lengthScale, noiseW: options.noiseW,
-                         seed: options.seed, threads: modelThreads)
+        var engine = SynthesisOptions(noiseScale: options.noiseScale, lengthScale: options.lengthScale, noiseW: options.noiseW,
+                                      seed: options.seed, threads: modelThreads)
+        engine.speed = options.speed
+        return engine
     }
 
     static func publicEvent(_ event: SynthesisEvent) -> SpeechSynthesisEvent {

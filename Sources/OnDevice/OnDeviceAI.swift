@@ -73,6 +73,13 @@ public final class OnDeviceAI: Sendable {
         runtimeTask = Task { try await OnDeviceRuntime.make(deps) }
     }
 
+    /// An instance over a runtime that already exists (`ondevice serve` builds one for all its
+    /// endpoints): its store, residency cache and settings are shared, not copied.
+    package init(runtime: OnDeviceRuntime, configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        runtimeTask = Task { runtime }
+    }
+
     /// The runtime behind the ops, for diagnostics and advanced use.
     package func runtime() async throws -> OnDeviceRuntime { try await runtimeTask.value }
 

@@ -6,10 +6,14 @@ public struct SpeechOptions: Sendable, Equatable {
     public var lengthScale: Float?
     /// Variation of phoneme durations (Piper `noise_w`; 0 = deterministic).
     public var noiseW: Float?
+    /// Speaking rate relative to `lengthScale` (or the voice's pace): 2 is twice as fast, 0.5 half
+    /// as fast. From 0.25 to 4, as OpenAI's speech endpoint takes it.
+    public var speed: Float = 1
     /// Seeds the variation, so the same text and seed give the same audio.
     public var seed: UInt64
 
-    public init(noiseScale: Float? = nil, lengthScale: Float? = nil, noiseW: Float? = nil, seed: UInt64 = 0) {
+    public init(noiseScale: Float? = nil, lengthScale: Float? = nil, noiseW: Float? = nil, speed: Float = 1, seed: UInt64 = 0) {
+        self.speed = speed
         self.noiseScale = noiseScale
         self.lengthScale = lengthScale
         self.noiseW = noiseW

@@ -40,7 +40,7 @@ public final class VoiceSession: Sendable {
     /// A recorded file as the input of a session: 16 kHz mono chunks of `milliseconds`.
     public static func audioChunks(of file: URL, milliseconds: Int = 100) throws -> AsyncStream<[Float]> {
         let clip: AudioClip
-        do { clip = try WAVFile.read(path: file.path).resampled(to: 16_000) } catch {
+        do { clip = try AudioFile.read(path: file.path).resampled(to: 16_000) } catch {
             throw OnDeviceError.invalidArgument("\(file.path): \(error)")
         }
         let step = max(1, 16 * milliseconds)

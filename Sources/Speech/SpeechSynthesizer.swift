@@ -22,7 +22,7 @@ package struct SpeechSynthesizer: Sendable {
     /// The scales `options` asks for, defaults from the voice config.
     package func scales(_ options: SynthesisOptions) -> SynthesisScales {
         SynthesisScales(noiseScale: options.noiseScale ?? config.noiseScale,
-                        lengthScale: options.lengthScale ?? config.lengthScale,
+                        lengthScale: (options.lengthScale ?? config.lengthScale) / (options.speed > 0 ? options.speed : 1),
                         noiseW: options.noiseW ?? config.noiseW)
     }
 

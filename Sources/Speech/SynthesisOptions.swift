@@ -3,6 +3,9 @@ package struct SynthesisOptions: Sendable, Equatable {
     package var noiseScale: Float?
     package var lengthScale: Float?
     package var noiseW: Float?
+    /// Speaking rate: the length scale (given or the voice's) is divided by it, so 2 speaks twice
+    /// as fast and 0.5 half as fast (OpenAI's `speed`). Must be positive.
+    package var speed: Float = 1
     /// Seeds the noise; sentence `i` of a text uses `seed &+ i`, so a text is reproducible.
     package var seed: UInt64
     /// Kernel threads for the generator.
