@@ -18,3 +18,63 @@ func blockingAwait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T
     guard let result = outcome.withLock({ $0 }) else { preconditionFailure("task signalled without a result") }
     return try result.get()
 }
+
+/// An async stream read from a connection thread: a task consumes the stream into a buffer, and
+/// `next` blocks the thread until the next element (or the end) arrives. Used where a door
+/// streams what the public API produces as an `AsyncThrowingStream` (speech, sentence by sentence).
+final class BlockingIterator<Element: Sendable>: Sendable {
+    private enum Item: Sendable {
+        case element(Element)
+        case end(Result<Void, any Error>)
+    }
+    private final class Buffer: Sendable {
+        let items = Mutex<[Item]>([])
+        let ready = DispatchSemaphore(value: 0)
+
+        func push(_ item: Item) {
+            items.withLock { $0.append(item) }
+            ready.signal()
+        }
+    }
+    private let buffer = Buffer()
+    private let task: Task<Void, Never>
+
+    init(_ stream: AsyncThrowingStream<Element, any Error>) {
+        let buffer = buffer
+        task = Task {
+            do {
+                for try await element in stream { buffer.push(.element(element)) }
+                buffer.push(.end(.success(())))
+            } catch {
+                buffer.push(.end(.failure(error)))
+            }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    /// The next element; nil at the end of the stream, or when `isCancelled` (polled every
+    /// 100 ms while waiting) turns true, which also cancels the stream. Rethrows the stream's error.
+    func next(isCancelled: () -> Bool) throws -> Element? {
+        while buffer.ready.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            if isCancelled() {
+                task.cancel()
+                return nil
+            }
+        }
+        let item = buffer.items.withLock { items in
+            let first = items[0]
+            if case .element = first { items.removeFirst() }
+            return first
+        }
+        switch item {
+        case .element(let element): return element
+        case .end(let result):
+            buffer.ready.signal()  // the end stays for a later call
+            try result.get()
+            return nil
+        }
+    }
+
+    func cancel() { task.cancel() }
+}

@@ -9,16 +9,21 @@ import Synchronization
 /// pressure handling apply) after the request has passed the model's admission queue.
 package final class ModelHost: Sendable {
     package let runtime: OnDeviceRuntime
+    /// The public API over the same runtime, for the endpoints that go through it (speech).
+    let ai: OnDeviceAI
     let configuration: ServerConfiguration
     private let queues = Mutex<[String: ModelQueue]>([:])
     /// Weights-file headers already read, by path.
     private let headers = Mutex<[String: ModelHeader]>([:])
     /// The kinds this server has endpoints for.
-    static let servedKinds: Set<ModelKind> = [.llm, .embedding, .asr]
+    static let servedKinds: Set<ModelKind> = [.llm, .embedding, .asr, .tts]
 
     package init(runtime: OnDeviceRuntime, configuration: ServerConfiguration) {
         self.runtime = runtime
         self.configuration = configuration
+        var settings = OnDeviceAI.Configuration()
+        settings.threads = configuration.threads
+        ai = OnDeviceAI(runtime: runtime, configuration: settings)
     }
 
     /// Installed models the server offers, in catalog order.
@@ -38,6 +43,15 @@ package final class ModelHost: Sendable {
         guard let found else { throw .modelNotFound(id) }
         guard found.entry.kind == kind else { throw .wrongModelKind(model: id, endpoint: endpoint) }
         return found
+    }
+
+    /// The Piper voice a speech request names. OpenAI clients send a model such as `tts-1` and a
+    /// voice such as `alloy`; here either may name an installed voice (`voice` first), and a
+    /// voice name that is not one is taken as a speaker name, which a single-speaker voice
+    /// answers in its one voice.
+    func speechVoice(model: String, voice: String?) throws(ServerError) -> String {
+        if let voice, !voice.isEmpty, let found = try? resolve(voice, kind: .tts, endpoint: "/v1/audio/speech") { return found.id }
+        return try resolve(model, kind: .tts, endpoint: "/v1/audio/speech").id
     }
 
     /// The file behind a request's `lora` id: an existing file, or an installed store artifact of

@@ -5,8 +5,10 @@ import Runtime
 import Speech
 import StructuredOutput
 
-/// `POST /v1/audio/transcriptions`: a `multipart/form-data` upload with `file` (WAV) and
-/// `model`; optional `language`, `response_format` (json, text, verbose_json) and `temperature`.
+/// `POST /v1/audio/transcriptions`: a `multipart/form-data` upload with `file` (WAV, FLAC, Ogg
+/// Vorbis or Opus, MP3: recognized from the bytes) and `model`; optional `language`,
+/// `response_format` (json, text, srt, vtt, verbose_json), `timestamp_granularities[]` (segment)
+/// and `temperature`.
 extension OpenAIServer {
     func transcriptions(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         guard request.mediaType == "multipart/form-data" else {
@@ -19,12 +21,20 @@ extension OpenAIServer {
         guard let file = form.part("file") else { throw ServerError.invalidRequest("'file' is required", param: "file") }
         guard let modelId = form.field("model"), !modelId.isEmpty else { throw ServerError.invalidRequest("'model' is required", param: "model") }
         let format = form.field("response_format") ?? "json"
-        guard ["json", "text", "verbose_json"].contains(format) else {
-            throw ServerError.invalidRequest("response_format must be json, text or verbose_json", param: "response_format")
+        guard ["json", "text", "srt", "vtt", "verbose_json"].contains(format) else {
+            throw ServerError.invalidRequest("response_format must be json, text, srt, vtt or verbose_json", param: "response_format")
+        }
+        // openai-python sends the list as repeated `timestamp_granularities[]` fields.
+        let granularities = form.parts.filter { $0.name == "timestamp_granularities[]" || $0.name == "timestamp_granularities" }
+            .map { String(decoding: $0.body, as: UTF8.self) }
+        for g in granularities where g != "segment" {
+            let why = g == "word" ? "word timestamps are not produced yet; use segment" : "'\(g)' is not a granularity; use segment"
+            throw ServerError.invalidRequest(why, param: "timestamp_granularities")
         }
         let clip: AudioClip
-        do { clip = try WAVFile.decode(file.body) } catch {
-            throw ServerError.invalidRequest("'file' must be a WAV file (PCM or float): \(error)", param: "file")
+        do { clip = try AudioFile.decode(file.body) } catch {
+            throw ServerError.invalidRequest("'file' is not audio this server reads (WAV, FLAC, Ogg Vorbis or Opus, MP3): \(error)",
+                                             param: "file")
         }
         var options = TranscriptionOptions()
         if let language = form.field("language"), !language.isEmpty { options.language = language }
@@ -47,6 +57,9 @@ extension OpenAIServer {
         switch format {
         case "text":
             responder.send(status: 200, contentType: "text/plain; charset=utf-8", body: Array((text + "\n").utf8))
+        case "srt", "vtt":
+            responder.send(status: 200, contentType: "\(format == "srt" ? "application/x-subrip" : "text/vtt"); charset=utf-8",
+                           body: Array(Self.subtitles(transcription.segments, vtt: format == "vtt").utf8))
         case "verbose_json":
             let segments: [JSONValue] = transcription.segments.map(Self.segmentObject)
             responder.send(json: JSONValue.make([("task", .string("transcribe")), ("language", .string(transcription.language)),
@@ -57,6 +70,20 @@ extension OpenAIServer {
             let usage = JSONValue.make([("type", .string("duration")), ("seconds", .int(seconds))])
             responder.send(json: JSONValue.make([("text", .string(text)), ("usage", usage)]).serialized)
         }
+    }
+
+    /// SubRip (numbered cues, `00:00:01,500`) or WebVTT (`WEBVTT` header, `00:00:01.500`).
+    static func subtitles(_ segments: [TranscriptionSegment], vtt: Bool) -> String {
+        func stamp(_ seconds: Double) -> String {
+            let ms = Int((max(0, seconds) * 1000).rounded())
+            return String(format: "%02d:%02d:%02d%@%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, vtt ? "." : ",", ms % 1000)
+        }
+        var out = vtt ? "WEBVTT\n\n" : ""
+        for (i, s) in segments.enumerated() {
+            if !vtt { out += "\(i + 1)\n" }
+            out += "\(stamp(s.start)) --> \(stamp(s.end))\n\(s.text.trimmingCharacters(in: .whitespaces))\n\n"
+        }
+        return out
     }
 
     static func segmentObject(_ s: TranscriptionSegment) -> JSONValue {

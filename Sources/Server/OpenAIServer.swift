@@ -45,6 +45,7 @@ package struct OpenAIServer: HTTPHandling {
             "/v1/completions": ("POST", completions),
             "/v1/embeddings": ("POST", embeddings),
             "/v1/audio/transcriptions": ("POST", transcriptions),
+            "/v1/audio/speech": ("POST", speech),
         ]
         if OllamaAPI.serves(path) { return try OllamaAPI(server: self).route(path, request, responder) }
         if path.hasPrefix("/v1/models/") && request.method == "GET" { return try model(String(path.dropFirst(11)), responder) }
