@@ -45,21 +45,32 @@ extension ModelStore {
 
     /// Adds a local file or folder as model `id`. A pinned id gets its pinned metadata and every
     /// file is verified against it; any other id is registered as a custom model whose digests are
-    /// taken while copying.
-    package func importModel(id: String, from path: String, kind: ModelKind = .llm) async throws(StoreError) -> InstalledModel {
+    /// taken while copying. A single file brings the files that belong with it: a Piper voice's
+    /// `.onnx` its `.onnx.json` config (and `MODEL_CARD`), a pinned model's other files from the
+    /// same folder. `kind` nil takes it from the file: `.onnx` is a voice, anything else an LLM.
+    package func importModel(id: String, from path: String, kind: ModelKind? = nil) async throws(StoreError) -> InstalledModel {
         try SafeName.checkModelId(id)
         let isFolder = FileSystem.isDirectory(path)
         guard isFolder || FileSystem.fileSize(path) != nil else { throw .io(path: path, errno: ENOENT) }
-        let relative: [String] = isFolder
-            ? DirectorySnapshot.take(of: path).entries.filter { $0.kind == .file }.map(\.path)
-            : [(path as NSString).lastPathComponent]
-        let sourceOf: (String) -> String = { isFolder ? path + "/" + $0 : path }
+        let kind = kind ?? (path.hasSuffix(".onnx") ? .tts : .llm)
+        let folder = isFolder ? path : (path as NSString).deletingLastPathComponent
+        var relative: [String]
+        if isFolder {
+            relative = DirectorySnapshot.take(of: path).entries.filter { $0.kind == .file }.map(\.path)
+        } else if Catalog.isPinned(id), let pinned = try? catalog.entry(id: id), pinned.files.count > 1 {
+            // The pinned entry's files that sit beside the one named (each checked below).
+            relative = pinned.files.map(\.name).filter { FileSystem.fileSize(folder + "/" + $0) != nil }
+        } else {
+            relative = try Self.sidecarFiles(of: path)
+        }
+        if relative.isEmpty { relative = [(path as NSString).lastPathComponent] }
+        let sourceOf: (String) -> String = { folder + "/" + $0 }
         var entry: CatalogEntry
         var sources: [String]
         if Catalog.isPinned(id) {
             entry = try catalog.entry(id: id)
             if !isFolder && entry.files.count == 1 {
-                sources = [path]
+                sources = [path]  // any file name: the pinned digest says whether it is the model
             } else {
                 sources = []
                 for file in entry.files {

@@ -50,11 +50,14 @@ extension ModelsCommand {
         let a = try Arguments(args, options: ["id", "kind"], flags: ["json"])
         guard let path = a.positionals.first else { throw CLIError.missingArgument("PATH") }
         guard a.positionals.count == 1 else { throw CLIError.io("unexpected argument '\(a.positionals[1])'") }
-        let id = try a.require("id")
+        // Without --id, a file is named by its stem, lowercased (`en_US-joe-medium.onnx` →
+        // `en_us-joe-medium`).
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+        let id = a.string("id") ?? stem
         let kind = try parseKind(a.string("kind"))
         let store = try ModelStore()
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let model = try await store.importModel(id: id, from: absolute, kind: kind ?? .llm)
+        let model = try await store.importModel(id: id, from: absolute, kind: kind)
         if a.has("json") {
             try printJSON(model.json)
         } else {

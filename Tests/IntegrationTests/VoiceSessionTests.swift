@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import ModelStore
 import OnDevice
 import Testing
 import TestSupport
@@ -49,6 +50,33 @@ import TestSupport
         let file = URL(fileURLWithPath: directory.path + "/out.wav")
         try await ai.speak(golden.string("text"), to: file, options: options)
         #expect(try WAVFile.read(path: file.path).samples == audio.samples)
+        #expect(try await ai.activeLeases() == 0)
+    }
+
+    @Test func `a voice named by its onnx path speaks as its id does, at any speed, in any format`() async throws {
+        let ai = try Self.instance()
+        let options = SpeechOptions(noiseScale: 0, lengthScale: 1, noiseW: 0)
+        let text = "The path names the same voice."
+        let byId = try await ai.synthesize(text, options: options)
+        let installed = try #require(try await ModelStore().resolve(ai.configuration.speechVoice))
+        let onnx = try #require(installed.firstPath(withSuffix: ".onnx"))
+        let byPath = try await ai.synthesize(text, voice: onnx, options: options)
+        #expect(byPath.samples == byId.samples, "the same network and config, loaded where it lies")
+        var fast = options
+        fast.speed = 2
+        let quick = try await ai.synthesize(text, options: fast)
+        let ratio = Double(quick.samples.count) / Double(byId.samples.count)
+        #expect(ratio > 0.4 && ratio < 0.65, "speed 2 takes about half as long: \(ratio)")
+        var wrong = options
+        wrong.speed = 9
+        await #expect(throws: OnDeviceError.self) { try await ai.synthesize(text, options: wrong) }
+        let directory = try TemporaryDirectory()
+        for ext in ["flac", "mp3", "opus"] {
+            let file = URL(fileURLWithPath: directory.path + "/out.\(ext)")
+            try await ai.speak(text, to: file, options: options)
+            let back = try AudioFile.read(path: file.path)
+            #expect(abs(back.duration - byId.duration) < 0.15, "\(ext): \(back.duration) s vs \(byId.duration) s")
+        }
         #expect(try await ai.activeLeases() == 0)
     }
 

@@ -161,6 +161,32 @@ struct StoreBehaviourTests {
         #expect(try await store.get("efficientnet-lite0").state == .absent)
     }
 
+    @Test func `a Piper voice file imports with the config beside it, or names what is missing`() async throws {
+        let fixture = try StoreFixture()
+        let folder = try TemporaryDirectory()
+        let source = folder.path
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: source + "/en_US-joe-medium.onnx"))
+        let store = try fixture.store()
+        await #expect(throws: StoreError.missingFile(file: "en_US-joe-medium.onnx.json")) {
+            try await store.importModel(id: "joe", from: source + "/en_US-joe-medium.onnx")
+        }
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: source + "/en_US-joe-medium.onnx.json"))
+        try Data([7]).write(to: URL(fileURLWithPath: source + "/unrelated.txt"))
+        let model = try await store.importModel(id: "joe", from: source + "/en_US-joe-medium.onnx")
+        #expect(model.entry.kind == .tts, "a .onnx with its config is a voice unless told otherwise")
+        #expect(model.entry.files.map(\.name) == ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json"])
+        #expect(model.entry.files.map(\.sha256) == [SHA256.hex(of: [1, 2, 3]), SHA256.hex(of: Array("{}".utf8))])
+        // Used where it lies: the same two files, nothing copied.
+        let inPlace = try #require(try InstalledModel.inPlace(source + "/en_US-joe-medium.onnx"))
+        #expect(inPlace.entry.kind == .tts && inPlace.directory == source)
+        #expect(inPlace.filePaths == [source + "/en_US-joe-medium.onnx", source + "/en_US-joe-medium.onnx.json"])
+        #expect(try InstalledModel.inPlace(source + "/unrelated.txt") == nil)
+        // The pinned voice takes its files from the folder and checks each against its digest.
+        await #expect(throws: StoreError.self) {
+            try await store.importModel(id: "piper-en_US-joe-medium", from: source + "/en_US-joe-medium.onnx")
+        }
+    }
+
     @Test func `storage, last use and delete`() async throws {
         let fixture = try StoreFixture()
         let store = try fixture.store(fixture.configuration(freeBytes: 1 << 40))
