@@ -59,7 +59,7 @@ extension OpenAIServer {
             responder.send(status: 200, contentType: "text/plain; charset=utf-8", body: Array((text + "\n").utf8))
         case "srt", "vtt":
             responder.send(status: 200, contentType: "\(format == "srt" ? "application/x-subrip" : "text/vtt"); charset=utf-8",
-                           body: Array(Self.subtitles(transcription.segments, vtt: format == "vtt").utf8))
+                           body: Array(transcription.subtitles(format == "vtt" ? .vtt : .srt).utf8))
         case "verbose_json":
             let segments: [JSONValue] = transcription.segments.map(Self.segmentObject)
             responder.send(json: JSONValue.make([("task", .string("transcribe")), ("language", .string(transcription.language)),
@@ -70,20 +70,6 @@ extension OpenAIServer {
             let usage = JSONValue.make([("type", .string("duration")), ("seconds", .int(seconds))])
             responder.send(json: JSONValue.make([("text", .string(text)), ("usage", usage)]).serialized)
         }
-    }
-
-    /// SubRip (numbered cues, `00:00:01,500`) or WebVTT (`WEBVTT` header, `00:00:01.500`).
-    static func subtitles(_ segments: [TranscriptionSegment], vtt: Bool) -> String {
-        func stamp(_ seconds: Double) -> String {
-            let ms = Int((max(0, seconds) * 1000).rounded())
-            return String(format: "%02d:%02d:%02d%@%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, vtt ? "." : ",", ms % 1000)
-        }
-        var out = vtt ? "WEBVTT\n\n" : ""
-        for (i, s) in segments.enumerated() {
-            if !vtt { out += "\(i + 1)\n" }
-            out += "\(stamp(s.start)) --> \(stamp(s.end))\n\(s.text.trimmingCharacters(in: .whitespaces))\n\n"
-        }
-        return out
     }
 
     static func segmentObject(_ s: TranscriptionSegment) -> JSONValue {

@@ -27,7 +27,7 @@ enum ASRBenchCommand {
             print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         }
         for file in a.positionals {
-            let clip = try WAVFile.read(path: file)
+            let clip = try AudioFile.read(path: file)
             for threads in threadCounts {
                 transcriber.threads = threads
                 _ = try transcriber.transcribe(clip, options: options)  // warm-up: page in the weights

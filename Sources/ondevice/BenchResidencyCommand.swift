@@ -26,7 +26,7 @@ enum BenchResidencyCommand {
         bench.generationTokens = try a.int("tokens") ?? 16
         bench.budget = try a.int("budget")
         bench.engines = .complete
-        if let file = a.string("audio") { bench.audio = try WAVFile.read(path: file).resampled(to: 16_000).samples }
+        if let file = a.string("audio") { bench.audio = try AudioFile.read(path: file).resampled(to: 16_000).samples }
         bench.work[.embedding] = { model in
             guard let embedder = (model as? ResidentEmbedder)?.embedder else { return "" }
             let result = try embedder.embed(sentences)

@@ -1,13 +1,14 @@
-import Audio
 import Foundation
 import OnDevice
 
-/// `ondevice speak TEXT|--file F -o out.wav`: text to speech with a Piper voice. `-o -` writes
-/// the WAV to stdout. Prints a one-line summary on stderr, or one JSON object (`--json`).
+/// `ondevice speak TEXT|--file F -o out.wav`: text to speech with a Piper voice, in the format the
+/// output's extension names (wav, flac, mp3, opus/ogg, pcm) or `--format`. `-o -` writes to
+/// stdout (WAV unless `--format`). Prints a one-line summary on stderr, or one JSON object (`--json`).
 enum SpeakCommand {
     static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(ArraySlice(args.map { $0 == "-o" ? "--output" : $0 }),
-                              options: ["file", "output", "voice", "threads", "noise-scale", "length-scale", "noise-w", "seed"],
+                              options: ["file", "output", "voice", "threads", "noise-scale", "length-scale", "noise-w", "seed", "speed",
+                                        "format"],
                               flags: ["json"])
         let text: String
         if let file = a.string("file") {
@@ -24,21 +25,30 @@ enum SpeakCommand {
         configuration.threads = try a.int("threads")
         if let t = configuration.threads, t < 1 { throw CLIError.invalidValue(option: "--threads", value: "\(t)", expected: "positive") }
         let options = SpeechOptions(noiseScale: try a.float("noise-scale"), lengthScale: try a.float("length-scale"),
-                                    noiseW: try a.float("noise-w"), seed: UInt64(try a.int("seed") ?? 0))
+                                    noiseW: try a.float("noise-w"), speed: try a.float("speed") ?? 1, seed: UInt64(try a.int("seed") ?? 0))
+        let format: AudioFormat
+        if let name = a.string("format") {
+            guard let f = AudioFormat(rawValue: name) else {
+                throw CLIError.invalidValue(option: "--format", value: name, expected: AudioFormat.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            format = f
+        } else {
+            format = AudioFormat(fileExtension: (output as NSString).pathExtension) ?? .wav
+        }
         let ai = OnDeviceAI(configuration: configuration)
         let voice = a.string("voice") ?? configuration.speechVoice
         let audio = try await ai.synthesize(text, voice: voice, options: options)
-        let wav = WAVFile.encode(AudioClip(samples: audio.samples, sampleRate: audio.sampleRate))
+        let bytes = try audio.encoded(as: format)
         if output == "-" {
-            FileHandle.standardOutput.write(Data(wav))
+            FileHandle.standardOutput.write(bytes)
         } else {
-            guard FileManager.default.createFile(atPath: output, contents: Data(wav)) else {
+            guard FileManager.default.createFile(atPath: output, contents: bytes) else {
                 throw CLIError.invalidValue(option: "-o", value: output, expected: "a writable path")
             }
         }
         let m = audio.metrics
         if a.has("json") && output != "-" {
-            try printJSON(["output": output, "voice": voice, "sample_rate": audio.sampleRate, "samples": audio.samples.count,
+            try printJSON(["output": output, "format": format.rawValue, "bytes": bytes.count, "voice": voice, "sample_rate": audio.sampleRate, "samples": audio.samples.count,
                            "audio_seconds": m.audioSeconds, "sentences": m.sentences, "compute_seconds": m.computeSeconds,
                            "first_audio_seconds": m.firstAudioSeconds, "real_time_factor": m.realTimeFactor])
         } else {

@@ -21,7 +21,7 @@ enum TranscribeCommand {
         guard (1...16).contains(options.beamSize) else {
             throw CLIError.invalidValue(option: "--beam", value: "\(options.beamSize)", expected: "1 to 16")
         }
-        let clip = try WAVFile.read(path: file)
+        let clip = try AudioFile.read(path: file)
         let runtime = try await RuntimeModels.runtime()
         let whisper = try await RuntimeModels.whisper(a.string("model") ?? "whisper-tiny.en-ct2", threads: threads, runtime: runtime)
         let slot = whisper.model.checkOut(threads: threads)
@@ -56,27 +56,14 @@ enum TranscribeCommand {
                      "compression_ratio": s.compressionRatio, "no_speech_prob": s.noSpeechProb] as [String: Any]
                 },
             ])
-        case "srt":
-            for (i, s) in result.segments.enumerated() {
-                writeOut("\(i + 1)\n\(timestamp(s.start, comma: true)) --> \(timestamp(s.end, comma: true))\n\(s.text.trimmingCharacters(in: .whitespaces))\n\n")
-            }
-        case "vtt":
-            writeOut("WEBVTT\n\n")
-            for s in result.segments {
-                writeOut("\(timestamp(s.start, comma: false)) --> \(timestamp(s.end, comma: false))\n\(s.text.trimmingCharacters(in: .whitespaces))\n\n")
-            }
+        case "srt": writeOut(result.subtitles(.srt))
+        case "vtt": writeOut(result.subtitles(.vtt))
         default:
             for s in result.segments {
-                writeOut(String(format: "[%@ --> %@]", timestamp(s.start, comma: false), timestamp(s.end, comma: false)) + s.text + "\n")
+                writeOut(String(format: "[%@ --> %@]", Transcription.timestamp(s.start, comma: false), Transcription.timestamp(s.end, comma: false)) + s.text + "\n")
             }
         }
     }
 
     static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
-
-    /// `HH:MM:SS,mmm` (SRT) or `HH:MM:SS.mmm` (WebVTT).
-    static func timestamp(_ seconds: Double, comma: Bool) -> String {
-        let ms = Int((max(0, seconds) * 1000).rounded())
-        return String(format: "%02d:%02d:%02d%@%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, comma ? "," : ".", ms % 1000)
-    }
 }

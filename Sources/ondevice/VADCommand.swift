@@ -8,7 +8,7 @@ enum VADCommand {
     static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["model", "threshold"], flags: ["json", "probabilities"])
         guard let file = a.positionals.first, a.positionals.count == 1 else { throw CLIError.missingArgument("FILE") }
-        let clip = try WAVFile.read(path: file)
+        let clip = try AudioFile.read(path: file)
         var options = VADOptions()
         if let t = try a.float("threshold") {
             guard t > 0 && t < 1 else { throw CLIError.invalidValue(option: "--threshold", value: "\(t)", expected: "between 0 and 1") }
