@@ -16,7 +16,13 @@ package struct GenerationOptions: Sendable, Equatable {
     /// base model. The session switches to them before the prompt (clearing its cache if they
     /// changed), so sessions over one model can each use their own.
     package var adapters: [ScaledAdapter] = []
+    /// Each generated token's logprob with this many most likely alternatives (0...20; see
+    /// `TokenLogprob` for which distribution). nil, the default, computes nothing.
+    package var logprobs: Int?
     package init() {}
+
+    /// The most alternatives `logprobs` may ask for (OpenAI's limit for `top_logprobs`).
+    package static let maxTopLogprobs = 20
 }
 
 /// Measured figures of one generation.
@@ -50,6 +56,8 @@ package struct GenerationResult: Sendable, Equatable {
     package var generatedIds: [Int32]
     package var text: String
     package var metrics: GenerationMetrics
+    /// One per generated id, in order, when `GenerationOptions.logprobs` was set.
+    package var logprobs: [TokenLogprob]? = nil
 }
 
 /// What a generation stream yields.

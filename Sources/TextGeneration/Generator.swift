@@ -16,9 +16,11 @@ package struct Generator {
 
     /// Runs to completion. `onToken` receives each token with the text it makes final;
     /// `isCancelled` is polled before every expensive step. A `constraint` restricts every
-    /// token chosen (and ends generation when it is complete).
+    /// token chosen (and ends generation when it is complete). With `options.logprobs` set,
+    /// `onLogprob` receives each token's figures just before `onToken` receives the token.
     package func run(prompt: [Int32], constraint: (any TokenConstraint)? = nil, isCancelled: () -> Bool = { false },
-                     onToken: (Int32, String) -> Void = { _, _ in }) throws(EngineError) -> GenerationResult {
+                     onToken: (Int32, String) -> Void = { _, _ in },
+                     onLogprob: (TokenLogprob) -> Void = { _ in }) throws(EngineError) -> GenerationResult {
         let clock = ContinuousClock()
         let t0 = clock.now
         var metrics = GenerationMetrics()
@@ -39,10 +41,15 @@ package struct Generator {
         var text = ""
         var reason = FinishReason.length
         var tFirst = tPrompt
+        // Only when asked: off, the loop does no extra work.
+        var recorder = options.logprobs.map { LogprobRecorder(k: min($0, GenerationOptions.maxTopLogprobs), vocabularySize: session.vocabularySize) }
+        var logprobs: [TokenLogprob]? = recorder == nil ? nil : []
 
         while generated.count < options.maxTokens {
             if isCancelled() { reason = .cancelled; break }
             let history = session.tokens[...]
+            // Before the sampler edits the logits (penalty, end-of-generation ban, grammar mask).
+            recorder?.capture(session.logits)
             let id: Int32
             if let constraint {
                 let remaining = min(options.maxTokens - generated.count, session.contextLength - session.tokens.count + 1)
@@ -57,6 +64,10 @@ package struct Generator {
             }
             generated.append(id)
             if generated.count == 1 { tFirst = clock.now }
+            if let figures = recorder?.record(id, tokenizer: tokenizer) {
+                logprobs?.append(figures)
+                onLogprob(figures)
+            }
             if eog.contains(id) {
                 onToken(id, "")
                 reason = .endOfGeneration
@@ -82,7 +93,7 @@ package struct Generator {
         metrics.timeToFirstToken = (tFirst - t0).seconds
         metrics.generationSeconds = (tEnd - tFirst).seconds
         metrics.finishReason = reason
-        return GenerationResult(promptIds: prompt, generatedIds: generated, text: text, metrics: metrics)
+        return GenerationResult(promptIds: prompt, generatedIds: generated, text: text, metrics: metrics, logprobs: logprobs)
     }
 }
 

@@ -86,11 +86,26 @@ package enum TextCore {
     /// a call's own text); `isCancelled` is polled before every token. A cancelled run returns
     /// with finish reason `.cancelled`.
     /// `onStart` runs once the plan has passed every check, just before the prompt is evaluated.
+    /// With `options.logprobs` set, `onLogprobs` receives, just before each `onText`, the figures
+    /// of the tokens whose text that is (the outcome's `logprobs` are the same, joined).
     package static func run(_ plan: TextPlan, on session: Session, isCancelled: () -> Bool = { false },
-                            onStart: () -> Void = {}, onText: (String) -> Void = { _ in }) throws(EngineError) -> TextOutcome {
+                            onStart: () -> Void = {}, onText: (String) -> Void = { _ in },
+                            onLogprobs: ([TokenLogprob]) -> Void = { _ in }) throws(EngineError) -> TextOutcome {
         let tokenizer = session.model.tokenizer
         let constraint = try constraint(plan, session: session)
         onStart()
+        // A token's figures wait until its text is passed on; held text (a possible stop string,
+        // an undecided call opening, an unfinished UTF-8 sequence) takes its tokens along.
+        var pending: [TokenLogprob] = []
+        var visible: [TokenLogprob]? = plan.options.logprobs == nil ? nil : []
+        func emit(_ text: String) {
+            if !pending.isEmpty {
+                onLogprobs(pending)
+                visible?.append(contentsOf: pending)
+                pending.removeAll()
+            }
+            onText(text)
+        }
         // The reply's text is passed on until a call opens; the call itself is not. A reply that
         // opens a call without the tag (bare JSON, a fence) is stopped at once and written again
         // under the call grammar, as llama.cpp's Hermes parser takes such openings as calls.
@@ -102,8 +117,8 @@ package enum TextCore {
         var calling = false
         var bareCall = false
         var result = try Generator(session: session, options: plan.options).run(
-            prompt: plan.prompt, constraint: constraint, isCancelled: { bareCall || isCancelled() }
-        ) { _, piece in
+            prompt: plan.prompt, constraint: constraint, isCancelled: { bareCall || isCancelled() },
+            onToken: { _, piece in
             guard !calling, !bareCall else { return }
             var text = piece
             if opening != nil {
@@ -115,10 +130,10 @@ package enum TextCore {
                     return
                 }
             }
-            let (emit, stopped) = matcher.feed(text)
-            if !emit.isEmpty { onText(emit) }
+            let (released, stopped) = matcher.feed(text)
+            if !released.isEmpty { emit(released) }
             calling = stopped
-        }
+        }, onLogprob: { if !tokenizer.isEndOfGeneration($0.id) { pending.append($0) } })
         if bareCall && !isCancelled() {
             let grammar = try Grammar(schema: plan.tools.callSchema, prefix: .none, options: plan.grammarOptions)
             let call = GrammarConstraint(grammar: grammar, tokenizer: tokenizer)
@@ -128,20 +143,20 @@ package enum TextCore {
             result = again
         } else if !calling && !bareCall {
             let tail = (opening?.flush() ?? "") + matcher.flush()
-            if !tail.isEmpty { onText(tail) }
+            if !tail.isEmpty { emit(tail) }
         }
         switch plan.output {
         case .text:
-            return TextOutcome(result: result, content: result.text, calls: [])
+            return TextOutcome(result: result, content: result.text, calls: [], logprobs: visible)
         case .toolCall:
             let (content, calls) = ToolCallParser.parse(result.text)
-            return TextOutcome(result: result, content: content, calls: calls)
+            return TextOutcome(result: result, content: content, calls: calls, logprobs: visible)
         case .schema:
-            if result.metrics.finishReason == .cancelled { return TextOutcome(result: result, content: result.text, calls: []) }
+            if result.metrics.finishReason == .cancelled { return TextOutcome(result: result, content: result.text, calls: [], logprobs: visible) }
             guard constraint?.minimumBytesToFinish == 0 else { throw .incompleteOutput(result.metrics.finishReason) }
             // A top-level number may end with the space or newline that told the grammar it was done.
             let json = String(result.text.reversed().drop { $0 == " " || $0 == "\n" }.reversed())
-            return TextOutcome(result: result, content: json, calls: [])
+            return TextOutcome(result: result, content: json, calls: [], logprobs: visible)
         }
     }
 }

@@ -83,6 +83,10 @@ package struct TextOutcome: Sendable, Equatable {
     package var content: String
     /// The calls the reply made (`.toolCall` output only).
     package var calls: [ToolCallParser.Parsed]
+    /// When `GenerationOptions.logprobs` was set: the figures of the tokens of the visible reply
+    /// (the text `onText` received), in order. A call's tokens, a swallowed stop string and the
+    /// end-of-generation token are not part of it.
+    package var logprobs: [TokenLogprob]? = nil
 
     /// Why the reply ended, as the wire reports it: a call ends it with `.toolCalls`.
     package var finishReason: FinishReason { result.metrics.finishReason }
