@@ -53,7 +53,8 @@ private func structuredPlan(session: Session, prompt: [Int32], schema: JSONSchem
     }
     var o = options
     o.stop = []  // a stop string could cut the document
-    return TextPlan(prompt: prompt, options: o, output: .schema(schema), tools: ToolRegistry(), grammarOptions: grammarOptions)
+    return TextPlan(prompt: prompt, options: o, output: .schema(schema), tools: ToolRegistry(), callTools: ToolRegistry(),
+                    grammarOptions: grammarOptions)
 }
 
 extension JSONSchema {

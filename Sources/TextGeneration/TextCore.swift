@@ -30,8 +30,13 @@ package enum TextCore {
         }
         var grammarOptions = job.grammarOptions
         if case .toolCall = job.output { grammarOptions.maxWhitespace = max(grammarOptions.maxWhitespace, 1) }
-        return TextPlan(prompt: prompt, options: options, output: job.output, tools: job.tools, grammarOptions: grammarOptions,
-                        droppedPromptTokens: dropped)
+        var callTools = job.tools
+        if let name = job.callableTool {
+            guard let tool = job.tools.tool(named: name) else { throw .invalidSchema(path: "#", reason: "no tool is named '\(name)'") }
+            callTools = ToolRegistry([tool])
+        }
+        return TextPlan(prompt: prompt, options: options, output: job.output, tools: job.tools, callTools: callTools,
+                        grammarOptions: grammarOptions, droppedPromptTokens: dropped)
     }
 
     /// The prompt's token ids. Only a chat template's own text can hold control tokens: every
@@ -135,7 +140,7 @@ package enum TextCore {
             calling = stopped
         }, onLogprob: { if !tokenizer.isEndOfGeneration($0.id) { pending.append($0) } })
         if bareCall && !isCancelled() {
-            let grammar = try Grammar(schema: plan.tools.callSchema, prefix: .none, options: plan.grammarOptions)
+            let grammar = try Grammar(schema: plan.callTools.callSchema, prefix: .none, options: plan.grammarOptions)
             let call = GrammarConstraint(grammar: grammar, tokenizer: tokenizer)
             var again = try Generator(session: session, options: plan.options).run(prompt: plan.prompt, constraint: call,
                                                                                   isCancelled: isCancelled)
@@ -173,9 +178,9 @@ extension TextCore {
         case .schema(let schema):
             constraint = GrammarConstraint(grammar: try Grammar(schema: schema, options: plan.grammarOptions), tokenizer: tokenizer)
         case .toolCall(let required):
-            guard !plan.tools.isEmpty else { throw .invalidSchema(path: "#", reason: "a tool call needs at least one tool") }
+            guard !plan.callTools.isEmpty else { throw .invalidSchema(path: "#", reason: "a tool call needs at least one tool") }
             let prefix: Grammar.Prefix = required ? .literal(ToolRegistry.callOpen) : .freeTextUntil(ToolRegistry.callOpen)
-            constraint = GrammarConstraint(grammar: try Grammar(schema: plan.tools.callSchema, prefix: prefix, options: plan.grammarOptions),
+            constraint = GrammarConstraint(grammar: try Grammar(schema: plan.callTools.callSchema, prefix: prefix, options: plan.grammarOptions),
                                            tokenizer: tokenizer)
         }
         let available = min(plan.options.maxTokens, session.contextLength - plan.prompt.count + 1)

@@ -53,6 +53,9 @@ package struct TextJob: Sendable {
     /// Whitespace and other freedoms a constrained output allows (tool calls always allow one
     /// whitespace, as Hermes examples write `<tool_call>\n{…}`).
     package var grammarOptions = Grammar.Options()
+    /// With `.toolCall` output, the one tool a call may name (OpenAI's `tool_choice` naming a
+    /// function); the model is still told about all of `tools`. nil: any of them.
+    package var callableTool: String?
 
     package init(_ input: TextInput, output: TextOutput = .text, tools: ToolRegistry = ToolRegistry(),
                  options: GenerationOptions = GenerationOptions(), overflow: TextOverflow = .refuse) {
@@ -70,6 +73,8 @@ package struct TextPlan: Sendable {
     package var options: GenerationOptions
     package var output: TextOutput
     package var tools: ToolRegistry
+    /// The tools a call is constrained to: `tools`, or only the job's `callableTool`.
+    package var callTools: ToolRegistry
     package var grammarOptions: Grammar.Options
     /// Prompt tokens dropped from the front under `.keepEnd`.
     package var droppedPromptTokens = 0

@@ -44,6 +44,31 @@ import Tools
         }
     }
 
+    @Test func `a named tool constrains the call to it while every tool is described`() throws {
+        let model = try ConstrainedDecodingTests.model(context: 4096)
+        let registry = try ConstrainedToolCallTests.registry()
+        let session = Session(model: model, threads: 1)
+        for seed in 0..<6 {
+            var options = ConstrainedDecodingTests.sampling(seed: UInt64(seed))
+            options.maxTokens = 120
+            var job = TextJob(.chat([ChatMessage(role: .user, content: "What time is it?")]), output: .toolCall(required: true),
+                              tools: registry, options: options)
+            let everyTool = try TextCore.plan(job, model: model, contextLength: session.contextLength)
+            job.callableTool = "search"
+            let plan = try TextCore.plan(job, model: model, contextLength: session.contextLength)
+            #expect(plan.prompt == everyTool.prompt, "the prompt still lists every tool")
+            let outcome = try TextCore.run(plan, on: session)
+            guard outcome.calls.count == 1, case .call(let call) = outcome.calls[0] else {
+                Issue.record("seed \(seed): no call in \(outcome.result.text)")
+                continue
+            }
+            #expect(call.name == "search", "seed \(seed)")
+        }
+        var job = TextJob(.chat([ChatMessage(role: .user, content: "hi")]), output: .toolCall(required: true), tools: registry)
+        job.callableTool = "missing"
+        #expect(throws: EngineError.self) { try TextCore.plan(job, model: model, contextLength: 4096) }
+    }
+
     @Test func `the whole loop runs on the engine and ends within the cap`() async throws {
         for seed in 0..<4 {
             var loop = ToolCallLoop(registry: try Self.registry(), maxCalls: 2)
