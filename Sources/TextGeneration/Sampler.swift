@@ -20,6 +20,17 @@ package struct SamplingParameters: Sendable, Equatable {
 
     package init() {}
 
+    /// The parameters of choice `index` when one request asks for several replies (OpenAI's
+    /// `n`). Choice 0 keeps the seed, so it is the reply the request alone would give; each other
+    /// choice draws its own seed from the seed and its index, so one seed reproduces them all.
+    package func choice(_ index: Int) -> SamplingParameters {
+        guard index > 0 else { return self }
+        var p = self
+        var rng = SplitMix64(seed: seed ^ (UInt64(index) &* 0xD6E8_FEB8_6659_FD93))
+        p.seed = rng.next()
+        return p
+    }
+
     /// Deterministic argmax decoding.
     package static var greedy: SamplingParameters {
         var p = SamplingParameters()

@@ -34,6 +34,15 @@ import TextGeneration
         #expect(others.contains { $0 != (try? run(1)) })
     }
 
+    @Test func `each choice of a request has its own seed and one seed fixes them all`() {
+        var p = SamplingParameters()
+        p.seed = 42
+        #expect(p.choice(0) == p)
+        let seeds = (0..<8).map { p.choice($0).seed }
+        #expect(Set(seeds).count == 8)
+        #expect(seeds == (0..<8).map { p.choice($0).seed })
+    }
+
     @Test func `generation stops at the context limit with a reason`() throws {
         let model = try loadTiny { $0.contextLength = 8 }
         var o = GenerationOptions()
