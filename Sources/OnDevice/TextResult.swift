@@ -8,6 +8,9 @@ public struct TextResult: Sendable, Equatable {
     public var promptTokenIDs: [Int32] = []
     /// The generated token ids (of the op's last model call), end-of-generation token included.
     public var tokenIDs: [Int32] = []
+    /// With `TextOptions.logprobs`: the tokens of `text`, each with its log-probability and the
+    /// most likely alternatives (of the op's last model call). nil when not asked for.
+    public var logprobs: [GeneratedToken]?
 
     public init(text: String, metrics: TextMetrics, promptTokenIDs: [Int32] = [], tokenIDs: [Int32] = []) {
         self.text = text
@@ -22,5 +25,6 @@ public struct TextResult: Sendable, Equatable {
         m.add(outcome.result.metrics, first: true)
         self.init(text: outcome.content, metrics: metrics ?? m, promptTokenIDs: outcome.result.promptIds,
                   tokenIDs: outcome.result.generatedIds)
+        logprobs = outcome.logprobs?.map(GeneratedToken.init)
     }
 }
