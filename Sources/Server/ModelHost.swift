@@ -106,9 +106,15 @@ package final class ModelHost: Sendable {
     /// Runs a text request through the text core on its model, the path every text endpoint
     /// (OpenAI's and Ollama's) takes: the model and adapters resolved, the request's turn in the
     /// queue, a lease (with `keepAliveSeconds`, see `withModel`), a pooled session with exactly
-    /// the request's adapters, then `TextRun`. Returns nil when the client left.
+    /// the request's adapters, then `TextRun` for each of the request's `choices`, one after
+    /// another on that session (the prompt is cached after the first; each choice's seed comes
+    /// from the request's, so the whole is reproducible). `onStart` gets a choice's index once it
+    /// has passed every check, `onLogprobs` the tokens of the text `onText` gets next, `onEnd` the
+    /// choice's outcome. Returns the outcomes in order, or nil when the client left.
     func generate(_ request: TextRequest, endpoint: String, keepAliveSeconds: Double? = nil, responder: HTTPResponder,
-                  onStart: () -> Void, onText: (String) -> Void) throws -> TextRun.Outcome? {
+                  onStart: (_ choice: Int) -> Void, onText: (String) -> Void,
+                  onLogprobs: ([TextRun.Logprob]) -> Void = { _ in },
+                  onEnd: (TextRun.Outcome) -> Void = { _ in }) throws -> [TextRun.Outcome]? {
         _ = try resolve(request.model, kind: .llm, endpoint: endpoint)
         var adapterPaths: [String] = []
         for choice in request.adapters { adapterPaths.append(try adapterPath(choice.id)) }
@@ -121,8 +127,15 @@ package final class ModelHost: Sendable {
             // pooled session that last ran with an adapter serves this request as the base.
             var run = request
             run.options.adapters = try OpenAIServer.scaledAdapters(request, paths: adapterPaths, on: resident)
-            return try TextRun(request: run, session: slot.session).run(
-                isCancelled: { responder.isCancelled }, onStart: onStart, onText: onText)
+            let text = TextRun(request: run, session: slot.session)
+            var outcomes: [TextRun.Outcome] = []
+            for choice in 0..<request.choices {
+                guard let outcome = try text.run(choice: choice, isCancelled: { responder.isCancelled },
+                                                 onStart: { onStart(choice) }, onText: onText, onLogprobs: onLogprobs) else { return nil }
+                onEnd(outcome)
+                outcomes.append(outcome)
+            }
+            return outcomes
         } ?? nil
     }
 

@@ -20,39 +20,43 @@ extension OpenAIServer {
         let id = Self.identifier(chat ? "chatcmpl" : "cmpl")
         let created = Self.now
         let stream = request.stream ? TextStream(id: id, created: created, request: request, chat: chat, responder: responder) : nil
-        let outcome: TextRun.Outcome?
+        let outcomes: [TextRun.Outcome]?
         do {
-            outcome = try host.generate(request, endpoint: endpoint, responder: responder,
-                                        onStart: { stream?.open() }, onText: { stream?.delta($0) })
+            outcomes = try host.generate(request, endpoint: endpoint, responder: responder,
+                                         onStart: { stream?.open(choice: $0) }, onText: { stream?.delta($0) },
+                                         onLogprobs: { stream?.logprobs($0) }, onEnd: { stream?.end($0) })
         } catch let error as ServerError {
             guard let stream, responder.status != nil else { throw error }
             stream.fail(error)
             return
         }
-        guard let outcome else {  // the client left: nothing to answer, but a started stream is closed
-            if let stream, responder.status != nil { stream.finish(nil) }
+        guard let outcomes else {  // the client left: nothing to answer, but a started stream is closed
+            if let stream, responder.status != nil { stream.finish(usage: nil) }
             return
         }
-        if let stream { return stream.finish(outcome) }
-        let usage = Self.usage(outcome.metrics)
-        var fields: [(String, JSONValue)] = [("index", .int(0))]
-        if chat {
-            var message: [(String, JSONValue)] = [("role", .string("assistant")),
-                                                  ("content", outcome.calls.isEmpty || !outcome.content.isEmpty ? .string(outcome.content) : .null)]
-            if !outcome.calls.isEmpty { message.append(("tool_calls", Self.toolCalls(outcome.calls, id: id, streaming: false))) }
-            fields.append(("message", .make(message)))
-        } else {
-            fields.append(("text", .string(outcome.content)))
+        let usage = Self.usage(outcomes)
+        if let stream { return stream.finish(usage: usage) }
+        let choices = outcomes.enumerated().map { index, outcome in
+            var fields: [(String, JSONValue)] = [("index", .int(index))]
+            if chat {
+                var message: [(String, JSONValue)] = [("role", .string("assistant")),
+                                                      ("content", outcome.calls.isEmpty || !outcome.content.isEmpty ? .string(outcome.content) : .null)]
+                if !outcome.calls.isEmpty { message.append(("tool_calls", Self.toolCalls(outcome.calls, id: id, choice: index, streaming: false))) }
+                fields.append(("message", .make(message)))
+            } else {
+                fields.append(("text", .string(outcome.content)))
+            }
+            let logprobs = outcome.logprobs.map { chat ? Self.chatLogprobs($0) : Self.legacyLogprobs($0, offset: 0) } ?? .null
+            fields += [("logprobs", logprobs), ("finish_reason", .string(outcome.finishReason))]
+            if request.returnTokenIds {
+                fields += [("prompt_token_ids", .array(outcome.promptIds.map { .int(Int($0)) })),
+                           ("token_ids", .array(outcome.generatedIds.map { .int(Int($0)) }))]
+            }
+            return JSONValue.make(fields)
         }
-        fields += [("logprobs", .null), ("finish_reason", .string(outcome.finishReason))]
-        if request.returnTokenIds {
-            fields += [("prompt_token_ids", .array(outcome.promptIds.map { .int(Int($0)) })),
-                       ("token_ids", .array(outcome.generatedIds.map { .int(Int($0)) }))]
-        }
-        let choice = JSONValue.make(fields)
         let body = JSONValue.make([("id", .string(id)), ("object", .string(chat ? "chat.completion" : "text_completion")),
                                    ("created", .int(created)), ("model", .string(request.model)),
-                                   ("choices", .array([choice])), ("usage", usage)]
+                                   ("choices", .array(choices)), ("usage", usage)]
                                   + (request.adapters.isEmpty ? [] : [("lora", request.adaptersJSON)]))
         responder.send(json: body.serialized)
     }
@@ -70,29 +74,75 @@ extension OpenAIServer {
         return out
     }
 
-    static func usage(_ m: GenerationMetrics) -> JSONValue {
-        .make([("prompt_tokens", .int(m.promptTokens)), ("completion_tokens", .int(m.completionTokens)),
-               ("total_tokens", .int(m.promptTokens + m.completionTokens))])
+    /// The prompt counts once (every choice reads the same one); completion tokens add up.
+    static func usage(_ outcomes: [TextRun.Outcome]) -> JSONValue {
+        let prompt = outcomes.first?.metrics.promptTokens ?? 0
+        let completion = outcomes.reduce(0) { $0 + $1.metrics.completionTokens }
+        return .make([("prompt_tokens", .int(prompt)), ("completion_tokens", .int(completion)),
+                      ("total_tokens", .int(prompt + completion))])
     }
 
-    static func toolCalls(_ calls: [ToolCall], id: String, streaming: Bool) -> JSONValue {
+    static func toolCalls(_ calls: [ToolCall], id: String, choice: Int = 0, streaming: Bool) -> JSONValue {
         .array(calls.enumerated().map { i, call in
             var fields: [(String, JSONValue)] = streaming ? [("index", .int(i))] : []
-            fields += [("id", .string("call_\(id.suffix(8))_\(i)")), ("type", .string("function")),
+            let name = choice == 0 ? "call_\(id.suffix(8))_\(i)" : "call_\(id.suffix(8))_\(choice)_\(i)"
+            fields += [("id", .string(name)), ("type", .string("function")),
                        ("function", .make([("name", .string(call.name)), ("arguments", .string(call.arguments.serialized))]))]
             return .make(fields)
         })
     }
 }
 
-/// The SSE side of a streamed text request: the opening chunk (role), content deltas, the
-/// closing chunk (tool calls, finish reason), usage when asked, `[DONE]`.
+extension OpenAIServer {
+    /// Chat's `logprobs`: `{"content": [{token, logprob, bytes, top_logprobs}]}`.
+    static func chatLogprobs(_ tokens: [TokenLogprob]) -> JSONValue {
+        func entry(_ bytes: [UInt8], _ logprob: Float) -> [(String, JSONValue)] {
+            [("token", .string(String(decoding: bytes, as: UTF8.self))), ("logprob", wire(logprob)),
+             ("bytes", .array(bytes.map { .int(Int($0)) }))]
+        }
+        return .make([("content", .array(tokens.map { t in
+            .make(entry(t.bytes, t.logprob) + [("top_logprobs", .array(t.top.map { .make(entry($0.bytes, $0.logprob)) }))])
+        }))])
+    }
+
+    /// `/v1/completions`' legacy `logprobs`: parallel lists of tokens, their logprobs, each
+    /// step's alternatives (token text → logprob) and where each token starts in the choice's
+    /// text, in characters from `offset`.
+    static func legacyLogprobs(_ tokens: [TokenLogprob], offset: Int) -> JSONValue {
+        var offsets: [JSONValue] = []
+        var at = offset
+        for t in tokens {
+            offsets.append(.int(at))
+            at += characters(t.bytes)
+        }
+        return .make([("tokens", .array(tokens.map { .string(String(decoding: $0.bytes, as: UTF8.self)) })),
+                      ("token_logprobs", .array(tokens.map { wire($0.logprob) })),
+                      ("top_logprobs", .array(tokens.map { t in .make(t.top.map { (String(decoding: $0.bytes, as: UTF8.self), wire($0.logprob)) }) })),
+                      ("text_offset", .array(offsets))])
+    }
+
+    /// Characters (code points, as Python counts them) that `bytes` start: its non-continuation bytes.
+    static func characters(_ bytes: [UInt8]) -> Int { bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+
+    /// A logprob as JSON; one too small for a float is OpenAI's "very unlikely", -9999.
+    private static func wire(_ logprob: Float) -> JSONValue { .number(logprob.isFinite ? Double(logprob) : -9999) }
+}
+
+/// The SSE side of a streamed text request: per choice, the opening chunk (role), content deltas
+/// (with their tokens' logprobs when asked), the closing chunk (tool calls, finish reason); then
+/// usage when asked, and `[DONE]`.
 final class TextStream {
     let id: String
     let created: Int
     let request: TextRequest
     let chat: Bool
     let responder: HTTPResponder
+    /// The choice being streamed (`n` choices go one after another).
+    private var current = 0
+    private var opened = -1
+    /// Logprobs of the text about to be sent, and the legacy form's character offset so far.
+    private var pending: [TokenLogprob] = []
+    private var offset = 0
 
     init(id: String, created: Int, request: TextRequest, chat: Bool, responder: HTTPResponder) {
         self.id = id
@@ -102,30 +152,48 @@ final class TextStream {
         self.responder = responder
     }
 
-    /// Starts the response once the model is leased (so queue and load errors keep their status).
-    func open() {
-        guard responder.status == nil else { return }
-        responder.startStream()
-        if chat { send(choice(delta: [("role", .string("assistant")), ("content", .string(""))], finish: nil)) }
+    /// Starts the response once the model is leased (so queue and load errors keep their status),
+    /// and each choice once it has passed every check.
+    func open(choice: Int) {
+        if responder.status == nil { responder.startStream() }
+        guard choice > opened else { return }
+        opened = choice
+        current = choice
+        offset = 0
+        pending = []
+        if chat { send(choiceChunk(delta: [("role", .string("assistant")), ("content", .string(""))], finish: nil)) }
     }
+
+    /// The tokens of the next `delta`.
+    func logprobs(_ tokens: [TokenLogprob]) { pending += tokens }
 
     func delta(_ text: String) {
-        send(chat ? choice(delta: [("content", .string(text))], finish: nil)
-                  : .make([("index", .int(0)), ("text", .string(text)), ("logprobs", .null), ("finish_reason", .null)]))
+        var logprobs = JSONValue.null
+        if request.options.logprobs != nil {
+            logprobs = chat ? OpenAIServer.chatLogprobs(pending) : OpenAIServer.legacyLogprobs(pending, offset: offset)
+            offset += pending.reduce(0) { $0 + OpenAIServer.characters($1.bytes) }
+            pending = []
+        }
+        send(chat ? choiceChunk(delta: [("content", .string(text))], finish: nil, logprobs: logprobs)
+                  : .make([("index", .int(current)), ("text", .string(text)), ("logprobs", logprobs), ("finish_reason", .null)]))
     }
 
-    func finish(_ outcome: TextRun.Outcome?) {
-        if let outcome {
-            if chat {
-                if !outcome.calls.isEmpty {
-                    send(choice(delta: [("tool_calls", OpenAIServer.toolCalls(outcome.calls, id: id, streaming: true))], finish: nil))
-                }
-                send(choice(delta: [], finish: outcome.finishReason))
-            } else {
-                send(.make([("index", .int(0)), ("text", .string("")), ("logprobs", .null), ("finish_reason", .string(outcome.finishReason))]))
+    /// Closes the current choice.
+    func end(_ outcome: TextRun.Outcome) {
+        if chat {
+            if !outcome.calls.isEmpty {
+                let calls = OpenAIServer.toolCalls(outcome.calls, id: id, choice: current, streaming: true)
+                send(choiceChunk(delta: [("tool_calls", calls)], finish: nil))
             }
-            if request.includeUsage { send(nil, usage: OpenAIServer.usage(outcome.metrics)) }
+            send(choiceChunk(delta: [], finish: outcome.finishReason))
+        } else {
+            send(.make([("index", .int(current)), ("text", .string("")), ("logprobs", .null), ("finish_reason", .string(outcome.finishReason))]))
         }
+    }
+
+    /// Ends the stream: the usage chunk when asked (and the request finished), then `[DONE]`.
+    func finish(usage: JSONValue?) {
+        if let usage, request.includeUsage { send(nil, usage: usage) }
         responder.event("[DONE]")
         responder.finishStream()
     }
@@ -137,8 +205,8 @@ final class TextStream {
         responder.finishStream()
     }
 
-    private func choice(delta: [(String, JSONValue)], finish: String?) -> JSONValue {
-        .make([("index", .int(0)), ("delta", .make(delta)), ("logprobs", .null), ("finish_reason", finish.map(JSONValue.string) ?? .null)])
+    private func choiceChunk(delta: [(String, JSONValue)], finish: String?, logprobs: JSONValue = .null) -> JSONValue {
+        .make([("index", .int(current)), ("delta", .make(delta)), ("logprobs", logprobs), ("finish_reason", finish.map(JSONValue.string) ?? .null)])
     }
 
     private func send(_ choice: JSONValue?, usage: JSONValue? = nil) {

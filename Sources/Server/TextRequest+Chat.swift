@@ -8,9 +8,26 @@ import Tools
 extension TextRequest {
     init(chat body: JSONValue) throws(ServerError) {
         try self.init(body: body) { body throws(ServerError) in .chat(try Self.messages(body["messages"])) }
-        let choice = body["tool_choice"]
-        if let tools = body["tools"], !tools.isNull, choice?.string != "none" {
+        // `logprobs` is a switch here; `top_logprobs` asks for alternatives and needs it on.
+        let logprobs = try Self.optional(body, "logprobs", \.bool, "a boolean") ?? false
+        let top = try Self.optional(body, "top_logprobs", \.integer, "an integer")
+        if let top {
+            guard (0...Self.maxTopLogprobs).contains(top) else {
+                throw .invalidRequest("top_logprobs must be between 0 and \(Self.maxTopLogprobs)", param: "top_logprobs")
+            }
+            guard logprobs else { throw .invalidRequest("top_logprobs needs logprobs set to true", param: "top_logprobs") }
+        }
+        if logprobs { logprobAlternatives = top ?? 0 }
+        // Every reply holds at most one call (the call grammar ends after it), so false is kept
+        // whatever the value; the type is still checked.
+        _ = try Self.optional(body, "parallel_tool_calls", \.bool, "a boolean")
+        let choice = try Self.toolChoice(body["tool_choice"])
+        if let tools = body["tools"], !tools.isNull {
             output = try Self.tools(tools, choice: choice)
+        } else if case .required = choice {
+            throw .invalidRequest("tool_choice 'required' needs 'tools'", param: "tool_choice")
+        } else if case .function = choice {
+            throw .invalidRequest("tool_choice names a function but there are no 'tools'", param: "tool_choice")
         }
         if let format = body["response_format"], !format.isNull {
             guard let type = format["type"]?.string else { throw .invalidRequest("response_format needs a 'type'", param: "response_format") }
@@ -38,6 +55,37 @@ extension TextRequest {
             case .array(let items)? where items.count == 1 && items[0].string != nil: return .raw(items[0].string ?? "")
             default: throw .invalidRequest("'prompt' must be a string", param: "prompt")
             }
+        }
+        // The legacy form: `logprobs` is the number of alternatives per token (at most 5).
+        if let k = try Self.optional(body, "logprobs", \.integer, "an integer") {
+            guard (0...Self.maxLegacyLogprobs).contains(k) else {
+                throw .invalidRequest("logprobs must be between 0 and \(Self.maxLegacyLogprobs)", param: "logprobs")
+            }
+            logprobAlternatives = k
+        }
+    }
+
+    /// `/v1/completions`' limit on `logprobs`, as OpenAI's.
+    static let maxLegacyLogprobs = 5
+
+    /// `tool_choice`, parsed once.
+    enum ToolUse: Equatable {
+        case none, auto, required
+        case function(String)
+    }
+
+    private static func toolChoice(_ value: JSONValue?) throws(ServerError) -> ToolUse {
+        switch value {
+        case nil, .null?, .string("auto")?: return .auto
+        case .string("none")?: return .none
+        case .string("required")?: return .required
+        case .object?:
+            guard value?["type"]?.string == "function", let name = value?["function"]?["name"]?.string else {
+                throw .invalidRequest("tool_choice must be {\"type\": \"function\", \"function\": {\"name\": …}}", param: "tool_choice")
+            }
+            return .function(name)
+        default:
+            throw .invalidRequest("tool_choice must be 'none', 'auto', 'required' or a function", param: "tool_choice")
         }
     }
 
@@ -101,7 +149,7 @@ extension TextRequest {
         }
     }
 
-    static func tools(_ value: JSONValue, choice: JSONValue?) throws(ServerError) -> Output {
+    static func tools(_ value: JSONValue, choice: ToolUse) throws(ServerError) -> Output {
         guard let items = value.array else { throw .invalidRequest("'tools' must be an array", param: "tools") }
         var registry = ToolRegistry()
         for (i, item) in items.enumerated() {
@@ -120,16 +168,21 @@ extension TextRequest {
             } catch { throw .invalidRequest("\(error)", param: param + ".function.parameters") }
             registry.register(tool)
         }
-        guard !registry.isEmpty else { return .text }
+        guard !registry.isEmpty else {
+            if choice == .required { throw .invalidRequest("tool_choice 'required' needs 'tools'", param: "tool_choice") }
+            if case .function = choice { throw .invalidRequest("tool_choice names a function but 'tools' is empty", param: "tool_choice") }
+            return .text
+        }
         switch choice {
-        case nil, .null?, .string("auto")?: return .tools(registry, required: false)
-        case .string("required")?: return .tools(registry, required: true)
-        case .object?:
-            guard let name = choice?["function"]?["name"]?.string, let tool = registry.tool(named: name) else {
-                throw .invalidRequest("tool_choice names no tool in 'tools'", param: "tool_choice")
+        case .none: return .describedTools(registry)
+        case .auto: return .tools(registry, required: false)
+        case .required: return .tools(registry, required: true)
+        case .function(let name):
+            guard registry.tool(named: name) != nil else {
+                throw .invalidRequest("tool_choice names '\(name)', which is not in 'tools'", param: "tool_choice")
             }
-            return .tools(ToolRegistry([tool]), required: true)
-        default: throw .invalidRequest("tool_choice must be none, auto, required or a function", param: "tool_choice")
+            // The model still reads every tool; only the call is held to this one.
+            return .tools(registry, required: true, only: name)
         }
     }
 }

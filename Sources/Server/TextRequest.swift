@@ -19,9 +19,18 @@ struct TextRequest {
         case text
         /// `response_format: json_schema`: grammar-constrained JSON.
         case schema(JSONSchema)
-        /// `tools`: the model may (or, when `required`, must) answer with calls.
-        case tools(ToolRegistry, required: Bool)
+        /// `tools`: the model may (or, when `required`, must) answer with calls; `only` names
+        /// the one function a call may name (`tool_choice` naming a function).
+        case tools(ToolRegistry, required: Bool, only: String? = nil)
+        /// `tools` with `tool_choice: none`: the model is told about the tools but answers in text.
+        case describedTools(ToolRegistry)
     }
+
+    /// The most replies one request may ask for (`n`): each is a whole generation, run one after
+    /// another while the request holds its session.
+    static let maxChoices = 8
+    /// The most alternatives per token `top_logprobs` may ask for.
+    static let maxTopLogprobs = GenerationOptions.maxTopLogprobs
 
     var model: String
     var prompt: Prompt
@@ -34,6 +43,13 @@ struct TextRequest {
     var returnTokenIds = false
     /// `lora`: adapters for this request (see `TextRequest+LoRA.swift`).
     var adapters: [AdapterChoice] = []
+    /// `n`: how many replies, each sampled with its own seed drawn from the request's.
+    var choices = 1
+    /// `logprobs` (with chat's `top_logprobs`): alternatives per token; nil for no logprobs.
+    var logprobAlternatives: Int? {
+        get { options.logprobs }
+        set { options.logprobs = newValue }
+    }
 
     /// Fields shared by both endpoints.
     init(body: JSONValue, prompt: (JSONValue) throws(ServerError) -> Prompt) throws(ServerError) {
@@ -45,8 +61,9 @@ struct TextRequest {
         includeUsage = body["stream_options"]?["include_usage"]?.bool ?? false
         returnTokenIds = try Self.optional(body, "return_token_ids", \.bool, "a boolean") ?? false
         adapters = try Self.adapters(body["lora"])
-        if let n = try Self.optional(body, "n", \.integer, "an integer"), n != 1 {
-            throw .invalidRequest("only n = 1 is supported", param: "n")
+        if let n = try Self.optional(body, "n", \.integer, "an integer") {
+            guard (1...Self.maxChoices).contains(n) else { throw .invalidRequest("n must be between 1 and \(Self.maxChoices)", param: "n") }
+            choices = n
         }
         // The engine's one set of defaults (as in the SDK and the CLI) for what the body leaves
         // out; OpenAI samples afresh unless given a seed.

@@ -15,7 +15,12 @@ struct TextRun {
         /// The prompt's and the reply's token ids (`return_token_ids`).
         var promptIds: [Int32] = []
         var generatedIds: [Int32] = []
+        /// The content's tokens with their logprobs, when the request asked for them.
+        var logprobs: [TokenLogprob]?
     }
+
+    /// A generated token's logprob and its alternatives, as the engine figures them.
+    typealias Logprob = TokenLogprob
 
     let request: TextRequest
     let session: Session
@@ -30,24 +35,30 @@ struct TextRun {
         switch request.output {
         case .text: break
         case .schema(let schema): job.output = .schema(schema)
-        case .tools(let registry, let required):
+        case .tools(let registry, let required, let only):
             job.tools = registry
             job.output = .toolCall(required: required)
+            job.callableTool = only
+        case .describedTools(let registry):
+            job.tools = registry  // with text output the core stops where a call would open
         }
         return job
     }
 
-    /// Generates. `onText` gets visible text (never a tool call's own text); `isCancelled` is
-    /// polled every token; `onStart` runs once the request has passed every check. Returns nil
-    /// when cancelled.
-    func run(isCancelled: () -> Bool, onStart: () -> Void = {}, onText: (String) -> Void) throws(ServerError) -> Outcome? {
-        let plan: TextPlan
+    /// Generates reply `choice` (of the request's `n`, with that choice's seed). `onText` gets
+    /// visible text (never a tool call's own text) and `onLogprobs` that text's tokens, just
+    /// before it; `isCancelled` is polled every token; `onStart` runs once the request has
+    /// passed every check. Returns nil when cancelled.
+    func run(choice: Int = 0, isCancelled: () -> Bool, onStart: () -> Void = {}, onText: (String) -> Void,
+             onLogprobs: ([TokenLogprob]) -> Void = { _ in }) throws(ServerError) -> Outcome? {
+        var plan: TextPlan
         do { plan = try TextCore.plan(job, model: session.model, contextLength: session.contextLength) } catch {
             throw Self.requestError(error, model: request.model)
         }
+        plan.options.sampling = plan.options.sampling.choice(choice)
         let outcome: TextOutcome
         do {
-            outcome = try TextCore.run(plan, on: session, isCancelled: isCancelled, onStart: onStart, onText: onText)
+            outcome = try TextCore.run(plan, on: session, isCancelled: isCancelled, onStart: onStart, onText: onText, onLogprobs: onLogprobs)
         } catch .tokenBudgetTooSmall(let needed, let available) {
             throw .invalidRequest("max_tokens \(available) is too small for the requested output (needs \(needed))", param: "max_tokens")
         } catch let error where Self.isRequestError(error) {
@@ -62,7 +73,7 @@ struct TextRun {
         default: calls.isEmpty ? "stop" : "tool_calls"
         }
         return Outcome(content: outcome.content, calls: calls, finishReason: finish, metrics: outcome.result.metrics,
-                       promptIds: outcome.result.promptIds, generatedIds: outcome.result.generatedIds)
+                       promptIds: outcome.result.promptIds, generatedIds: outcome.result.generatedIds, logprobs: outcome.logprobs)
     }
 
     private static func isRequestError(_ error: EngineError) -> Bool {

@@ -165,6 +165,168 @@ def _():
     assert isinstance(doc, dict), doc
 
 
+def bad_request(param, make):
+    """`make()` must be refused with a 400 naming `param`, in OpenAI's error shape."""
+    try:
+        make()
+    except openai.BadRequestError as e:
+        assert e.status_code == 400 and e.body["param"] == param and e.body["type"] == "invalid_request_error", e.body
+        return
+    raise AssertionError(f"accepted a bad {param}")
+
+
+@check("n choices")
+def _():
+    ask = dict(model=LLM, max_tokens=12, temperature=1.0, seed=11,
+               messages=[{"role": "user", "content": "Name a colour."}])
+    # Reproducible as the engine is: the same seed on the same cached prompt. (A prompt read from
+    # scratch goes through the batched kernels, one continued from the cache through the
+    # one-token ones, which round differently; so the first request only warms the cache.)
+    client.chat.completions.create(n=3, **ask)
+    r = client.chat.completions.create(n=3, **ask)
+    assert [c.index for c in r.choices] == [0, 1, 2], r.choices
+    again = client.chat.completions.create(n=3, **ask)
+    assert [c.message.content for c in again.choices] == [c.message.content for c in r.choices], "a seed must fix every choice"
+    # Choice 0 is the reply the request alone gives; the others have seeds of their own.
+    one = client.chat.completions.create(**ask)
+    assert one.choices[0].message.content == r.choices[0].message.content, (one, r)
+    assert r.usage.prompt_tokens == one.usage.prompt_tokens, "the prompt counts once"
+    assert 3 <= r.usage.completion_tokens <= 36, r.usage
+    # Streamed, the chunks carry their choice's index and each choice ends with its reason.
+    texts, finishes = {}, {}
+    for chunk in client.chat.completions.create(n=3, stream=True, **ask):
+        for c in chunk.choices:
+            texts[c.index] = texts.get(c.index, "") + (c.delta.content or "")
+            if c.finish_reason:
+                finishes[c.index] = c.finish_reason
+    assert sorted(finishes) == [0, 1, 2], finishes
+    assert [texts[i] for i in range(3)] == [c.message.content for c in r.choices], (texts, r.choices)
+    c = client.completions.create(model=LLM, prompt="Colours:", max_tokens=6, temperature=1.0, seed=3, n=2)
+    assert [x.index for x in c.choices] == [0, 1], c
+    bad_request("n", lambda: client.chat.completions.create(n=9, **ask))
+    bad_request("n", lambda: client.chat.completions.create(n=0, **ask))
+    bad_request("n", lambda: client.chat.completions.create(extra_body={"n": "2"}, **ask))
+
+
+def expect_token_logprobs(content, k, greedy):
+    assert content, "no token logprobs"
+    for t in content:
+        assert t.logprob <= 0, t
+        assert bytes(t.bytes).decode("utf-8", "replace") == t.token or "\ufffd" in t.token, t
+        tops = [x.logprob for x in t.top_logprobs]
+        assert len(tops) == k and tops == sorted(tops, reverse=True), t
+        assert sum(math.exp(x) for x in tops) <= 1 + 1e-5, tops
+        if greedy and k:
+            assert t.token == t.top_logprobs[0].token and abs(t.logprob - tops[0]) < 1e-6, t
+
+
+@check("logprobs chat")
+def _():
+    ask = dict(model=LLM, max_tokens=10, temperature=0, messages=[{"role": "user", "content": "What is the capital of France?"}])
+    r = client.chat.completions.create(logprobs=True, top_logprobs=3, **ask)
+    content = r.choices[0].logprobs.content
+    expect_token_logprobs(content, 3, greedy=True)
+    assert b"".join(bytes(t.bytes) for t in content).decode() == r.choices[0].message.content, (content, r)
+    plain = client.chat.completions.create(logprobs=True, **ask).choices[0].logprobs.content
+    expect_token_logprobs(plain, 0, greedy=True)
+    assert client.chat.completions.create(**ask).choices[0].logprobs is None
+    # Streamed: each content delta carries the tokens of its own text.
+    streamed, text = [], ""
+    for chunk in client.chat.completions.create(logprobs=True, top_logprobs=3, stream=True, **ask):
+        for c in chunk.choices:
+            text += c.delta.content or ""
+            if c.delta.content:
+                assert c.logprobs and b"".join(bytes(t.bytes) for t in c.logprobs.content).decode() == c.delta.content, c
+                streamed += c.logprobs.content
+    expect_token_logprobs(streamed, 3, greedy=True)
+    assert b"".join(bytes(t.bytes) for t in streamed).decode() == text, (streamed, text)
+    # Sampled hot, the figures are still the model's own (before temperature), so <= 0 and sorted.
+    hot = client.chat.completions.create(logprobs=True, top_logprobs=5, seed=1, **{**ask, "temperature": 1.5})
+    expect_token_logprobs(hot.choices[0].logprobs.content, 5, greedy=False)
+
+
+@check("logprobs completions")
+def _():
+    r = client.completions.create(model=LLM, prompt="The sky is", max_tokens=8, temperature=0, logprobs=2)
+    lp = r.choices[0].logprobs
+    n = len(lp.tokens)
+    assert n > 0 and len(lp.token_logprobs) == n and len(lp.top_logprobs) == n and len(lp.text_offset) == n, lp
+    assert "".join(lp.tokens) == r.choices[0].text, (lp.tokens, r.choices[0].text)
+    assert lp.text_offset[0] == 0 and lp.text_offset == sorted(lp.text_offset), lp.text_offset
+    for token, logprob, top in zip(lp.tokens, lp.token_logprobs, lp.top_logprobs):
+        assert logprob <= 0 and 1 <= len(top) <= 2, (token, logprob, top)
+        assert abs(max(top.values()) - logprob) < 1e-6, "greedy: the chosen token is the most likely"
+    streamed, offsets, text = [], [], ""
+    for chunk in client.completions.create(model=LLM, prompt="The sky is", max_tokens=8, temperature=0, logprobs=2, stream=True):
+        for c in chunk.choices:
+            text += c.text
+            if c.logprobs:
+                streamed += c.logprobs.tokens
+                offsets += c.logprobs.text_offset
+    assert "".join(streamed) == text and offsets[0] == 0 and offsets == sorted(offsets), (streamed, offsets, text)
+
+
+@check("logprobs errors")
+def _():
+    msgs = [{"role": "user", "content": "hi"}]
+    bad_request("logprobs", lambda: client.chat.completions.create(model=LLM, messages=msgs, extra_body={"logprobs": 3}))
+    bad_request("top_logprobs", lambda: client.chat.completions.create(model=LLM, messages=msgs, logprobs=True, top_logprobs=21))
+    bad_request("top_logprobs", lambda: client.chat.completions.create(model=LLM, messages=msgs, top_logprobs=2))
+    bad_request("top_logprobs", lambda: client.chat.completions.create(model=LLM, messages=msgs, logprobs=True, extra_body={"top_logprobs": "2"}))
+    bad_request("logprobs", lambda: client.completions.create(model=LLM, prompt="hi", logprobs=6))
+    bad_request("logprobs", lambda: client.completions.create(model=LLM, prompt="hi", extra_body={"logprobs": True}))
+
+
+TOOLS = [{"type": "function", "function": {
+    "name": "get_weather", "description": "Current weather for a city",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}},
+    {"type": "function", "function": {
+        "name": "add", "description": "Adds two integers",
+        "parameters": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                       "required": ["a", "b"]}}}]
+
+
+@check("tool_choice")
+def _():
+    ask = dict(model=LLM, max_tokens=64, temperature=0, tools=TOOLS,
+               messages=[{"role": "user", "content": "What is the weather in Paris?"}])
+    r = client.chat.completions.create(tool_choice="required", **ask)
+    assert r.choices[0].finish_reason == "tool_calls" and r.choices[0].message.tool_calls, r
+    # A named function is the only one a call may name, even when the question fits another.
+    named = client.chat.completions.create(tool_choice={"type": "function", "function": {"name": "add"}}, **ask)
+    calls = named.choices[0].message.tool_calls
+    assert named.choices[0].finish_reason == "tool_calls" and [c.function.name for c in calls] == ["add"], named
+    args = json.loads(calls[0].function.arguments)
+    assert isinstance(args["a"], int) and isinstance(args["b"], int), args
+    none = client.chat.completions.create(tool_choice="none", **ask)
+    assert not none.choices[0].message.tool_calls and none.choices[0].finish_reason in ("stop", "length"), none
+    assert none.choices[0].message.content.strip(), none
+    auto = client.chat.completions.create(tool_choice="auto", **ask)
+    assert auto.choices[0].finish_reason in ("stop", "length", "tool_calls"), auto
+    bad_request("tool_choice", lambda: client.chat.completions.create(tool_choice="sometimes", **ask))
+    bad_request("tool_choice", lambda: client.chat.completions.create(extra_body={"tool_choice": 1}, **ask))
+    bad_request("tool_choice", lambda: client.chat.completions.create(
+        tool_choice={"type": "function", "function": {"name": "nope"}}, **ask))
+    bad_request("tool_choice", lambda: client.chat.completions.create(
+        model=LLM, tool_choice="required", messages=[{"role": "user", "content": "hi"}]))
+
+
+@check("parallel_tool_calls")
+def _():
+    ask = dict(model=LLM, max_tokens=96, temperature=0, tools=TOOLS, tool_choice="required",
+               messages=[{"role": "user", "content": "What is the weather in Paris, in London and in Rome?"}])
+    r = client.chat.completions.create(parallel_tool_calls=False, **ask)
+    assert r.choices[0].finish_reason == "tool_calls" and len(r.choices[0].message.tool_calls) == 1, r
+    bad_request("parallel_tool_calls", lambda: client.chat.completions.create(extra_body={"parallel_tool_calls": "no"}, **ask))
+
+
+@check("unknown fields are ignored")
+def _():
+    r = client.chat.completions.create(model=LLM, max_tokens=2, messages=[{"role": "user", "content": "hi"}],
+                                       extra_body={"frobnicate": {"x": 1}, "user_tier": 3})
+    assert r.choices[0].message.role == "assistant", r
+
+
 @check("errors")
 def _():
     try:

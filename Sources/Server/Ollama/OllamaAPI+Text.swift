@@ -40,7 +40,7 @@ extension OllamaAPI {
                                                  param: "format")
             }
             // Ollama has no tool_choice: the model may answer in words or with calls.
-            text.output = try TextRequest.tools(tools, choice: nil)
+            text.output = try TextRequest.tools(tools, choice: .auto)
         }
         try run(text, chat: true, keepAlive: keepAlive, started: started, responder)
     }
@@ -88,8 +88,8 @@ extension OllamaAPI {
         let outcome: TextRun.Outcome?
         do {
             outcome = try host.generate(text, endpoint: chat ? "/api/chat" : "/api/generate", keepAliveSeconds: keepAlive?.seconds,
-                                        responder: responder, onStart: { reply.began(streaming: stream != nil) },
-                                        onText: { stream?.piece($0) })
+                                        responder: responder, onStart: { _ in reply.began(streaming: stream != nil) },
+                                        onText: { stream?.piece($0) })?.first
         } catch let error as ServerError {
             guard responder.status != nil else { throw error }
             return reply.fail(error)  // the stream started: the error goes in-band, as Ollama's does
