@@ -76,10 +76,15 @@ extension OpenAIServer {
 
     /// The prompt counts once (every choice reads the same one); completion tokens add up.
     static func usage(_ outcomes: [TextRun.Outcome]) -> JSONValue {
-        let prompt = outcomes.first?.metrics.promptTokens ?? 0
-        let completion = outcomes.reduce(0) { $0 + $1.metrics.completionTokens }
-        return .make([("prompt_tokens", .int(prompt)), ("completion_tokens", .int(completion)),
-                      ("total_tokens", .int(prompt + completion))])
+        var m = GenerationMetrics()
+        m.promptTokens = outcomes.first?.metrics.promptTokens ?? 0
+        m.completionTokens = outcomes.reduce(0) { $0 + $1.metrics.completionTokens }
+        return usage(m)
+    }
+
+    static func usage(_ m: GenerationMetrics) -> JSONValue {
+        .make([("prompt_tokens", .int(m.promptTokens)), ("completion_tokens", .int(m.completionTokens)),
+               ("total_tokens", .int(m.promptTokens + m.completionTokens))])
     }
 
     static func toolCalls(_ calls: [ToolCall], id: String, choice: Int = 0, streaming: Bool) -> JSONValue {
