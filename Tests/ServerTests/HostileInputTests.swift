@@ -51,11 +51,25 @@ import Testing
                      ("{\"model\": \"m\", \"messages\": [{\"role\": \"pirate\", \"content\": \"hi\"}]}", "messages[0]"),
                      ("{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}], \"response_format\": {\"type\": \"yaml\"}}", "response_format"),
                      ("{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}], \"tools\": [{\"type\": \"function\"}]}", "tools[0]")]
+        // The OpenAI fields of issue #20: each wrong type or range names its field.
+        let hi = "\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]"
+        let tool = "\"tools\": [{\"type\": \"function\", \"function\": {\"name\": \"f\"}}]"
+        let fields = [("{\(hi), \"n\": \"2\"}", "n"), ("{\(hi), \"n\": 9}", "n"), ("{\(hi), \"n\": 0}", "n"),
+                      ("{\(hi), \"logprobs\": 2}", "logprobs"), ("{\(hi), \"logprobs\": true, \"top_logprobs\": 21}", "top_logprobs"),
+                      ("{\(hi), \"top_logprobs\": 2}", "top_logprobs"), ("{\(hi), \"logprobs\": true, \"top_logprobs\": 1.5}", "top_logprobs"),
+                      ("{\(hi), \(tool), \"tool_choice\": \"always\"}", "tool_choice"), ("{\(hi), \(tool), \"tool_choice\": 1}", "tool_choice"),
+                      ("{\(hi), \(tool), \"tool_choice\": {\"type\": \"function\"}}", "tool_choice"),
+                      ("{\(hi), \(tool), \"tool_choice\": {\"type\": \"function\", \"function\": {\"name\": \"g\"}}}", "tool_choice"),
+                      ("{\(hi), \"tool_choice\": \"required\"}", "tool_choice"), ("{\(hi), \(tool), \"parallel_tool_calls\": 0}", "parallel_tool_calls")]
+        let completions = [("{\"model\": \"m\", \"prompt\": \"hi\", \"logprobs\": true}", "logprobs"),
+                           ("{\"model\": \"m\", \"prompt\": \"hi\", \"logprobs\": 6}", "logprobs"),
+                           ("{\"model\": \"m\", \"prompt\": \"hi\", \"n\": 9}", "n")]
         let responses = try await offPool {
             let client = try LoopbackClient(port: port)
-            return try cases.map { c throws(ServerError) in try client.post("/v1/chat/completions", json: c.0) }
+            return try (cases + fields).map { c throws(ServerError) in try client.post("/v1/chat/completions", json: c.0) }
+                + completions.map { c throws(ServerError) in try client.post("/v1/completions", json: c.0) }
         }
-        for ((body, param), r) in zip(cases, responses) {
+        for ((body, param), r) in zip(cases + fields + completions, responses) {
             #expect(r.status == 400, "\(body): \(r.text)")
             #expect(Self.error(r).param == param, "\(body): \(r.text)")
         }
