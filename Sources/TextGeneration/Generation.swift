@@ -56,7 +56,8 @@ package struct GenerationResult: Sendable, Equatable {
     package var generatedIds: [Int32]
     package var text: String
     package var metrics: GenerationMetrics
-    /// One per generated id, in order, when `GenerationOptions.logprobs` was set.
+    /// One per generated id, in order, when `GenerationOptions.logprobs` was set (nil for a
+    /// reply the text core joined from several calls; its visible tokens' are in `TextOutcome`).
     package var logprobs: [TokenLogprob]? = nil
 }
 

@@ -36,7 +36,7 @@ package enum TextCore {
             callTools = ToolRegistry([tool])
         }
         return TextPlan(prompt: prompt, options: options, output: job.output, tools: job.tools, callTools: callTools,
-                        grammarOptions: grammarOptions, droppedPromptTokens: dropped)
+                        grammarOptions: grammarOptions, maxCalls: max(1, job.maxCalls), droppedPromptTokens: dropped)
     }
 
     /// The prompt's token ids. Only a chat template's own text can hold control tokens: every
@@ -149,6 +149,9 @@ package enum TextCore {
         } else if !calling && !bareCall {
             let tail = (opening?.flush() ?? "") + matcher.flush()
             if !tail.isEmpty { emit(tail) }
+        }
+        if case .toolCall = plan.output, plan.maxCalls > 1 {
+            result = try furtherCalls(after: result, plan: plan, session: session, isCancelled: isCancelled)
         }
         switch plan.output {
         case .text:

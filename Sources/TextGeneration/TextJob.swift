@@ -56,6 +56,10 @@ package struct TextJob: Sendable {
     /// With `.toolCall` output, the one tool a call may name (OpenAI's `tool_choice` naming a
     /// function); the model is still told about all of `tools`. nil: any of them.
     package var callableTool: String?
+    /// With `.toolCall` output, the most calls one reply may make. After each call the model
+    /// chooses between ending the turn and another call (see `TextCore+Calls.swift`); 1, the
+    /// default, ends the reply with its first call.
+    package var maxCalls = 1
 
     package init(_ input: TextInput, output: TextOutput = .text, tools: ToolRegistry = ToolRegistry(),
                  options: GenerationOptions = GenerationOptions(), overflow: TextOverflow = .refuse) {
@@ -76,6 +80,8 @@ package struct TextPlan: Sendable {
     /// The tools a call is constrained to: `tools`, or only the job's `callableTool`.
     package var callTools: ToolRegistry
     package var grammarOptions: Grammar.Options
+    /// The job's `maxCalls`.
+    package var maxCalls = 1
     /// Prompt tokens dropped from the front under `.keepEnd`.
     package var droppedPromptTokens = 0
 }

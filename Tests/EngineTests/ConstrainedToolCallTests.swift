@@ -69,6 +69,38 @@ import Tools
         #expect(throws: EngineError.self) { try TextCore.plan(job, model: model, contextLength: 4096) }
     }
 
+    @Test func `a reply makes up to its cap of calls, each valid, and one call when the cap is one`() throws {
+        let model = try ConstrainedDecodingTests.model(context: 4096)
+        let registry = try Self.registry()
+        let session = Session(model: model, threads: 1)
+        var counts: [Int] = []
+        for seed in 0..<12 {
+            var options = ConstrainedDecodingTests.sampling(seed: UInt64(seed))
+            options.maxTokens = 400
+            var job = TextJob(.chat([ChatMessage(role: .user, content: "Search for cats and dogs.")]), output: .toolCall(required: true),
+                              tools: registry, options: options)
+            job.maxCalls = 3
+            let several = try TextCore.run(TextCore.plan(job, model: model, contextLength: session.contextLength), on: session)
+            for parsed in several.calls {
+                guard case .call(let call) = parsed else {
+                    // Only a call cut by the token budget may fail to parse.
+                    #expect(several.finishReason == .length, "seed \(seed): \(several.result.text)")
+                    continue
+                }
+                let tool = try #require(registry.tool(named: call.name))
+                #expect(throws: Never.self, "seed \(seed): \(several.result.text)") { try tool.parameters.validate(call.arguments) }
+            }
+            #expect((1...3).contains(several.calls.count), "seed \(seed): \(several.result.text)")
+            #expect(several.content.isEmpty, "nothing but calls follows a call: \(several.result.text)")
+            counts.append(several.calls.count)
+            job.maxCalls = 1
+            let one = try TextCore.run(TextCore.plan(job, model: model, contextLength: session.contextLength), on: session)
+            #expect(one.calls.count == 1 && one.finishReason == .grammarComplete, "seed \(seed): \(one.result.text)")
+        }
+        print("[tools] calls per reply, cap 3, seeds 0-11: \(counts)")
+        #expect(counts.contains { $0 > 1 }, "some seed opens a second call: \(counts)")
+    }
+
     @Test func `the whole loop runs on the engine and ends within the cap`() async throws {
         for seed in 0..<4 {
             var loop = ToolCallLoop(registry: try Self.registry(), maxCalls: 2)
