@@ -18,9 +18,7 @@ extension TextRequest {
             guard logprobs else { throw .invalidRequest("top_logprobs needs logprobs set to true", param: "top_logprobs") }
         }
         if logprobs { logprobAlternatives = top ?? 0 }
-        // Every reply holds at most one call (the call grammar ends after it), so false is kept
-        // whatever the value; the type is still checked.
-        _ = try Self.optional(body, "parallel_tool_calls", \.bool, "a boolean")
+        parallelToolCalls = try Self.optional(body, "parallel_tool_calls", \.bool, "a boolean") ?? true
         let choice = try Self.toolChoice(body["tool_choice"])
         if let tools = body["tools"], !tools.isNull {
             output = try Self.tools(tools, choice: choice)

@@ -29,6 +29,8 @@ struct TextRequest {
     /// The most replies one request may ask for (`n`): each is a whole generation, run one after
     /// another while the request holds its session.
     static let maxChoices = 8
+    /// The most calls one reply makes when `parallel_tool_calls` allows several.
+    static let maxParallelCalls = 8
     /// The most alternatives per token `top_logprobs` may ask for.
     static let maxTopLogprobs = GenerationOptions.maxTopLogprobs
 
@@ -45,6 +47,8 @@ struct TextRequest {
     var adapters: [AdapterChoice] = []
     /// `n`: how many replies, each sampled with its own seed drawn from the request's.
     var choices = 1
+    /// `parallel_tool_calls`: whether a reply may hold several calls (up to `maxParallelCalls`).
+    var parallelToolCalls = true
     /// `logprobs` (with chat's `top_logprobs`): alternatives per token; nil for no logprobs.
     var logprobAlternatives: Int? {
         get { options.logprobs }

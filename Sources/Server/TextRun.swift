@@ -39,6 +39,7 @@ struct TextRun {
             job.tools = registry
             job.output = .toolCall(required: required)
             job.callableTool = only
+            job.maxCalls = request.parallelToolCalls ? TextRequest.maxParallelCalls : 1
         case .describedTools(let registry):
             job.tools = registry  // with text output the core stops where a call would open
         }

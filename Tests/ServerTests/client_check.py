@@ -317,6 +317,23 @@ def _():
                messages=[{"role": "user", "content": "What is the weather in Paris, in London and in Rome?"}])
     r = client.chat.completions.create(parallel_tool_calls=False, **ask)
     assert r.choices[0].finish_reason == "tool_calls" and len(r.choices[0].message.tool_calls) == 1, r
+    # Allowed (the default), a reply may hold several calls: each valid, each with its own id.
+    for stream in (False, True):
+        several = client.chat.completions.create(stream=stream, **ask)
+        if stream:
+            calls = {}
+            for chunk in several:
+                for c in chunk.choices:
+                    for t in c.delta.tool_calls or []:
+                        calls.setdefault(t.index, (t.id, t.function.name, t.function.arguments))
+            assert sorted(calls) == list(range(len(calls))), calls
+            calls = [calls[i] for i in sorted(calls)]
+        else:
+            calls = [(c.id, c.function.name, c.function.arguments) for c in several.choices[0].message.tool_calls]
+        assert 1 <= len(calls) <= 8 and len({c[0] for c in calls}) == len(calls), calls
+        for _, name, arguments in calls:
+            args = json.loads(arguments)
+            assert name in ("get_weather", "add") and isinstance(args, dict), calls
     bad_request("parallel_tool_calls", lambda: client.chat.completions.create(extra_body={"parallel_tool_calls": "no"}, **ask))
 
 

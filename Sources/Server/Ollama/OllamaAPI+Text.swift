@@ -39,7 +39,8 @@ extension OllamaAPI {
                 throw ServerError.invalidRequest("'format' and 'tools' cannot be combined: the reply is either a call or a document",
                                                  param: "format")
             }
-            // Ollama has no tool_choice: the model may answer in words or with calls.
+            // Ollama has no tool_choice: the model may answer in words or with calls, as with
+            // OpenAI's "auto"; `parallelToolCalls` is left on, so up to `maxParallelCalls` of them.
             text.output = try TextRequest.tools(tools, choice: .auto)
         }
         try run(text, chat: true, keepAlive: keepAlive, started: started, responder)
