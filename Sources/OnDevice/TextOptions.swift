@@ -27,7 +27,8 @@ public struct TextOptions: Sendable, Equatable {
     /// users, documents and tools must stay text, and is, in every other case.
     public var parseSpecialTokens = false
     /// Report each generated token's log-probability with this many most likely alternatives
-    /// (0...20) in `TextResult.logprobs`. nil, the default, computes nothing.
+    /// (0...20; beyond is `invalidArgument`) in `TextResult.logprobs`. nil, the default, computes
+    /// nothing.
     public var logprobs: Int?
 
     public init() {}
@@ -50,7 +51,7 @@ public struct TextOptions: Sendable, Equatable {
         g.sampling.seed = seed
         g.stop = stop
         g.ignoreEndOfGeneration = ignoreEndOfGeneration
-        g.logprobs = logprobs.map { min(max($0, 0), GenerationOptions.maxTopLogprobs) }
+        g.logprobs = logprobs
         return g
     }
 }

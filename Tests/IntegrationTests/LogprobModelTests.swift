@@ -56,5 +56,12 @@ import Tokenizers
         }
         let plain = try await ai.chat([.user("What is the capital of France?")], options: OpsTests.greedy)
         #expect(plain.logprobs == nil)
+        options.logprobs = 21
+        await #expect(throws: OnDeviceError.self) { _ = try await ai.chat([.user("hi")], options: options) }
+        do {
+            _ = try await ai.chat([.user("hi")], options: options)
+        } catch let error as OnDeviceError {
+            #expect(error.code == .invalidArgument && error.message.contains("logprobs"), "\(error)")
+        }
     }
 }
