@@ -90,10 +90,23 @@ import Tokenizers
         var text = ""
         let outcome = try TextCore.run(plan, on: Session(model: model, threads: 1), onText: { text += $0 }, onLogprobs: { streamed += $0 })
         let visible = try #require(outcome.logprobs)
+        #expect(!visible.isEmpty && !outcome.content.isEmpty)
         #expect(visible == streamed)
         #expect(text == outcome.content)
         #expect(visible.map(\.id) == Array(outcome.result.generatedIds.prefix(visible.count)))
         #expect(model.tokenizer.decode(visible.map(\.id)) == outcome.content)
         #expect(!visible.contains { model.tokenizer.isEndOfGeneration($0.id) })
+
+        // A stop string taken from that reply: the tokens after the stop are not reported.
+        let scalars = Array(outcome.content.unicodeScalars)
+        try #require(scalars.count >= 8)
+        options.stop = [String(String.UnicodeScalarView(scalars[5..<8]))]
+        let stopped = try TextCore.run(TextCore.plan(TextJob(.raw("hello"), options: options), model: model, contextLength: 256),
+                                       on: Session(model: model, threads: 1))
+        let kept = try #require(stopped.logprobs)
+        #expect(stopped.finishReason == .stopSequence)
+        #expect(kept.map(\.id) == Array(stopped.result.generatedIds.prefix(kept.count)))
+        #expect(model.tokenizer.decode(kept.map(\.id)).hasPrefix(stopped.content))
+        #expect(kept.count < visible.count)
     }
 }
