@@ -19,7 +19,11 @@ extension TextCore {
         // Our own markers: tokenized with their special tokens, as the template's are.
         let close = tokenizer.encode("\n" + between, addBOS: false, parseSpecial: true)
         var made = 1
-        while made < plan.maxCalls, result.metrics.finishReason == .grammarComplete, !isCancelled() {
+        while made < plan.maxCalls, result.metrics.finishReason == .grammarComplete {
+            if isCancelled() {
+                result.metrics.finishReason = .cancelled
+                break
+            }
             let prompt = plan.prompt + result.generatedIds + close
             let remaining = min(plan.options.maxTokens - result.generatedIds.count - close.count, session.contextLength - prompt.count)
             guard remaining > 0 else { break }
@@ -33,7 +37,13 @@ extension TextCore {
             let grammar = try Grammar(schema: plan.callTools.callSchema, prefix: .literal(ToolRegistry.callOpen), options: plan.grammarOptions)
             let call = GrammarConstraint(grammar: grammar, tokenizer: tokenizer)
             guard call.minimumBytesToFinish <= remaining else { break }
-            let next = try Generator(session: session, options: options).run(prompt: prompt, constraint: call, isCancelled: isCancelled)
+            let next: GenerationResult
+            do {
+                next = try Generator(session: session, options: options).run(prompt: prompt, constraint: call, isCancelled: isCancelled)
+            } catch .cancelled {
+                result.metrics.finishReason = .cancelled  // as a cancelled generation reports it
+                break
+            }
             result.text += "\n" + between + next.text
             result.generatedIds += close + next.generatedIds
             result.metrics.completionTokens += close.count + next.metrics.completionTokens
