@@ -3,7 +3,8 @@ import StructuredOutput
 
 /// The OpenAI-compatible API over `HTTPServer`: authentication, routing, and errors in
 /// OpenAI's shape. Endpoints live in `OpenAIServer+<Endpoint>.swift`; Ollama's API (`/api/…`,
-/// in `Ollama/`) is routed from here too, behind the same key.
+/// in `Ollama/`) is routed from here too, behind the same key. `GET /` is the chat page
+/// (`ChatPage`) for a browser and a one-line banner for anything else.
 package struct OpenAIServer: HTTPHandling {
     package let host: ModelHost
     let apiKey: String?
@@ -29,8 +30,10 @@ package struct OpenAIServer: HTTPHandling {
             guard request.method == "GET" || request.method == "HEAD" else { throw ServerError.methodNotAllowed(method: request.method, path: path) }
             return responder.send(json: JSONValue.make([("status", .string("ok"))]).serialized)
         }
-        if path == "/" && (request.method == "GET" || request.method == "HEAD") {
-            // Ollama clients probe the root before anything else; like /health it needs no key.
+        if (path == "/" || path == "/index.html") && (request.method == "GET" || request.method == "HEAD") {
+            // The chat page holds no data, so like /health it needs no key; its requests carry one.
+            if path == "/index.html" || ChatPage.isWanted(by: request) { return ChatPage.send(responder) }
+            // Ollama clients probe the root before anything else.
             return responder.send(status: 200, contentType: "text/plain; charset=utf-8", body: Array(OllamaAPI.banner.utf8))
         }
         if let apiKey {
