@@ -5,8 +5,8 @@ extension ChatPage {
     static let markup = #"""
         <header>
           <h1>OnDevice</h1>
-          <label class="inline" for="model">Model</label>
-          <select id="model" disabled></select>
+          <span class="picker"><label class="inline" for="model">Model</label>
+            <select id="model" disabled></select></span>
           <button id="new-chat" type="button">New chat</button>
         </header>
         <details id="settings">

@@ -99,10 +99,14 @@ extension ChatPage {
           return item;
         }
 
-        function scrollToEnd(force) {
+        // Follows the conversation unless the reader has scrolled back up.
+        function atEnd() {
           const log = ui.log;
-          const near = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
-          if (force || near) log.scrollTop = log.scrollHeight;
+          return log.scrollHeight - log.scrollTop - log.clientHeight < 80;
+        }
+
+        function scrollToEnd(force) {
+          if (force || atEnd()) ui.log.scrollTop = ui.log.scrollHeight;
         }
 
         function note(item, text, isError = false) {
@@ -289,7 +293,9 @@ extension ChatPage {
             if (playerURL) URL.revokeObjectURL(playerURL);
             playerURL = URL.createObjectURL(audio);
             ui.player.src = playerURL;
-            ui.player.hidden = false;
+            const following = atEnd();
+            ui.player.hidden = false;   // shrinks the log: keep its end in view
+            if (following) scrollToEnd(true);
             // A browser may refuse to play without a gesture it counts; the controls remain.
             await ui.player.play().catch(() => {});
           } catch (error) {

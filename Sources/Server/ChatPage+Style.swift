@@ -22,6 +22,13 @@ extension ChatPage {
         }
         header { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
         h1 { font-size: 1.15rem; margin: 0 auto 0 0; }
+        .picker { display: flex; align-items: center; gap: 0.4rem; min-width: 0; }
+        .picker select { min-width: 0; flex: 1; }
+        @media (max-width: 520px) {
+          h1 { flex: 1; }
+          .picker { order: 3; flex: 1 1 100%; }
+          .row input { width: 5.5rem; }
+        }
         label { display: block; font-size: 0.85rem; color: var(--muted); }
         label.inline { display: inline; }
         select, input, textarea, button {
