@@ -2,7 +2,7 @@
 # Sets up a fresh Debian machine for OnDevice: the Debian packages the package links, the pinned
 # test and demo models (fetched with pip and verified by scripts/fetch-models.py), the openai and
 # ollama Python clients for the server tests (scripts/setup-openai.sh, scripts/setup-ollama.sh), gguf-py for the synthetic
-# architecture tests (scripts/setup-python-tools.sh), and a release
+# architecture tests (scripts/setup-python-tools.sh), headless Chromium for the chat page test, and a release
 # build of the `ondevice` command. Safe to run again: every step is cached.
 #
 # Usage: scripts/setup.sh [--no-build] [MODEL_ID ...]   (default models: the LLMs and the embedding models)
@@ -24,6 +24,8 @@ done
 apt_packages=(libespeak-ng-dev espeak-ng-data libjpeg62-turbo-dev libpng-dev libsndfile1-dev)
 # The reference audio codecs the tests check ours against (Tests/SpeechTests/AudioFileTests).
 apt_packages+=(flac lame mpg123 opus-tools vorbis-tools)
+# Headless Chromium and its WebDriver, for the chat page's browser test (Tests/ServerTests/ChatPageTests).
+apt_packages+=(chromium chromium-driver)
 missing=()
 for p in "${apt_packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

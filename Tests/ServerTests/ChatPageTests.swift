@@ -2,7 +2,8 @@ import Foundation
 import Server
 import Testing
 
-/// The chat page at `/`: served without the key to browsers, the banner to everything else.
+/// The chat page at `/`: served without the key to browsers, the banner to everything else, and
+/// the page itself driven in headless Chromium (`chat_page_check.py`, through chromedriver).
 @Suite(.serialized) struct ChatPageTests {
     @Test func `a browser gets the page without the key and other clients the banner`() async throws {
         let server = try await TestServer.start(apiKey: "page-key")
@@ -35,6 +36,40 @@ import Testing
         }
         #expect(!page.contains("innerHTML") && !page.contains("outerHTML") && !page.contains("insertAdjacentHTML")
                 && !page.contains("document.write"))
+        await server.stop(grace: 5)
+    }
+
+    @Test func `the page chats, stops, transcribes and speaks in headless Chromium`() async throws {
+        for tool in ["chromium", "chromedriver"] {
+            let found = ["/usr/bin/", "/usr/local/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) }
+            try #require(found, "\(tool) is not installed (scripts/setup.sh installs it): the chat page test needs it")
+        }
+        let server = try await TestServer.start(apiKey: "page-key")
+        let port = server.port
+        let script = TestServer.repositoryRoot + "/Tests/ServerTests/chat_page_check.py"
+        let wav = TestServer.golden + "/audio/p01_piper_weather.wav"
+        let (status, output) = try await offPool {
+            try OpenAIClientTests.python([script, "http://127.0.0.1:\(port)", "page-key", wav])
+        }
+        print(output.split(separator: "\n").map { "[chat page] \($0)" }.joined(separator: "\n"))
+        #expect(status == 0, "chat_page_check.py failed:\n\(output)")
+        #expect(output.contains("9 passed, 0 failed"))
+
+        // Stop hung up on the long reply: the server cancelled it rather than decoding on.
+        let queue = server.host.queue(for: "smollm2-135m-instruct-q4_1")
+        var waited = 0
+        while queue.counts.running > 0 && waited < 50 {
+            try await Task.sleep(for: .milliseconds(100))
+            waited += 1
+        }
+        #expect(queue.counts.running == 0, "a generation is still running after the page stopped it")
+
+        let shots = output.split(separator: "\n").filter { $0.hasPrefix("screenshot ") }.map { String($0.dropFirst(11)) }
+        #expect(shots.count == 3)
+        for path in shots {
+            let png = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(png.count > 1000 && png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "\(path) is not a PNG")
+        }
         await server.stop(grace: 5)
     }
 }
