@@ -8,14 +8,17 @@ package final class HTTPResponder {
     /// Whether this response ends the connection (client asked, or the server is stopping).
     let closeAfter: Bool
     private let aborted: () -> Bool
+    /// The request was HEAD: a whole response sends its head (with the body's length) alone.
+    private let headOnly: Bool
     package private(set) var status: Int?
     private var streaming = false
     /// The client stopped reading or hung up: further writes are dropped.
     package private(set) var failed = false
 
-    init(socket: HTTPSocket, closeAfter: Bool, aborted: @escaping () -> Bool) {
+    init(socket: HTTPSocket, closeAfter: Bool, headOnly: Bool = false, aborted: @escaping () -> Bool) {
         self.socket = socket
         self.closeAfter = closeAfter
+        self.headOnly = headOnly
         self.aborted = aborted
     }
 
@@ -32,7 +35,8 @@ package final class HTTPResponder {
         precondition(self.status == nil, "one response per request")
         self.status = status
         var head = Self.head(status: status, headers: headers + [("Content-Type", contentType), ("Content-Length", String(body.count))], close: closeAfter)
-        head += body
+        // A body after a HEAD response would be read as the next response on a kept-alive connection.
+        if !headOnly { head += body }
         if !socket.send(head) { failed = true }
     }
 

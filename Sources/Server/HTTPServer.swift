@@ -177,7 +177,8 @@ package final class HTTPServer: Sendable {
                 }
                 return
             }
-            let responder = HTTPResponder(socket: socket, closeAfter: !request.keepAlive || stopping, aborted: { [self] in aborted })
+            let responder = HTTPResponder(socket: socket, closeAfter: !request.keepAlive || stopping, headOnly: request.method == "HEAD",
+                                          aborted: { [self] in aborted })
             handler.handle(request, responder)
             if responder.status == nil {
                 let error = ServerError.modelFailed(model: "-", reason: "the handler sent no response")

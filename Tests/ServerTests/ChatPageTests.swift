@@ -27,6 +27,21 @@ import Testing
         await server.stop(grace: 5)
     }
 
+    @Test func `HEAD gets the page's head without its body, and the connection stays usable`() async throws {
+        let server = try await TestServer.start()
+        let port = server.port
+        let (head, next) = try await offPool {
+            let client = try LoopbackClient(port: port)
+            client.send(Array("HEAD /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            let head = try client.readHead()
+            return (head, try client.request("GET", "/health"))
+        }
+        #expect(head.status == 200 && head.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(Int(head.headers["content-length"] ?? "") ?? 0 > 1000, "HEAD states the length GET would send")
+        #expect(next.status == 200 && next.text.contains("ok"), "a body after HEAD would have been read as this response")
+        await server.stop(grace: 5)
+    }
+
     @Test func `the page loads nothing from elsewhere and never renders model output as markup`() async throws {
         let server = try await TestServer.start()
         let port = server.port
