@@ -30,6 +30,8 @@ package enum FuzzSeeds {
         seeds["ctranslate2"] = [ctranslate2()]
         let clip = AudioClip(samples: (0..<800).map { Float(sin(Double($0) * 0.05)) * 0.5 }, sampleRate: 8000)
         seeds["wav"] = [WAVFile.encode(clip), WAVFile.encode(clip, format: .float32)]
+        let speech = AudioClip(samples: (0..<16_000).map { Float(sin(Double($0) * 0.05)) * 0.5 }, sampleRate: 16_000)
+        seeds["audio-file"] = [AudioEncoding.flac, .mp3, .opus].compactMap { try? AudioEncoder.encode(speech, as: $0) }
         let image = RGBImage(width: 8, height: 6, pixels: (0..<(8 * 6 * 3)).map { UInt8($0 * 5 % 256) })
         seeds["image"] = [(try? JPEGEncoder.encode(image)) ?? [], (try? JPEGEncoder.encode(image, progressive: true)) ?? []]
         seeds["json"] = [#"{"a":[1,2.5e-3,true,null,"x\u00e9\n"],"b":{"c":-0.0}}"#, "[]", #""\ud83d\ude00""#].map { Array($0.utf8) }
