@@ -79,11 +79,17 @@ package struct WhisperGenerationConfig: Sendable, Equatable {
     package var suppressIdsBegin: [Int32]
     /// Language token ids (`lang_ids`); empty for English-only models.
     package var languageIds: [Int32]
+    /// Cross-attention heads whose weights follow the timing of speech (`alignment_heads`,
+    /// pairs of decoder layer and head); empty when the file names none, and then word
+    /// alignment uses every head of the last half of the decoder layers, as faster-whisper does.
+    package var alignmentHeads: [WhisperAlignmentHead]
 
-    package init(suppressIds: [Int32] = [], suppressIdsBegin: [Int32] = [], languageIds: [Int32] = []) {
+    package init(suppressIds: [Int32] = [], suppressIdsBegin: [Int32] = [], languageIds: [Int32] = [],
+                 alignmentHeads: [WhisperAlignmentHead] = []) {
         self.suppressIds = suppressIds
         self.suppressIdsBegin = suppressIdsBegin
         self.languageIds = languageIds
+        self.alignmentHeads = alignmentHeads
     }
 
     /// Parses `config.json` (extra keys are ignored; missing keys leave empty lists).
@@ -96,7 +102,25 @@ package struct WhisperGenerationConfig: Sendable, Equatable {
             guard let numbers = raw as? [NSNumber] else { throw .invalidHyperparameter(key: key, value: "\(raw)") }
             return numbers.map { $0.int32Value }
         }
+        var heads: [WhisperAlignmentHead] = []
+        if let raw = dict["alignment_heads"] {
+            guard let pairs = raw as? [[NSNumber]], pairs.allSatisfy({ $0.count == 2 }) else {
+                throw .invalidHyperparameter(key: "alignment_heads", value: "\(raw)")
+            }
+            heads = pairs.map { WhisperAlignmentHead(layer: $0[0].intValue, head: $0[1].intValue) }
+        }
         self.init(suppressIds: try ids("suppress_ids"), suppressIdsBegin: try ids("suppress_ids_begin"),
-                  languageIds: try ids("lang_ids"))
+                  languageIds: try ids("lang_ids"), alignmentHeads: heads)
+    }
+}
+
+/// One decoder cross-attention head: `head` of decoder layer `layer`.
+package struct WhisperAlignmentHead: Sendable, Equatable, Hashable {
+    package var layer: Int
+    package var head: Int
+
+    package init(layer: Int, head: Int) {
+        self.layer = layer
+        self.head = head
     }
 }

@@ -31,8 +31,11 @@ extension WhisperModel {
     }
 
     /// The decoder layers over rows of (token, beam, position); leaves the last layer's
-    /// residual stream in `state.x`.
-    private func forward(_ tokens: [Int32], beams: [Int], positions: [Int], state s: WhisperState) {
+    /// residual stream in `state.x`. `crossQueries(layer)`, when given, runs once the layer's
+    /// cross-attention queries are in `state.qkv` (rows, stride d): the word-alignment pass
+    /// reads the attention of chosen heads there; decoding passes nil.
+    func forward(_ tokens: [Int32], beams: [Int], positions: [Int], state s: WhisperState,
+                 crossQueries: ((Int) -> Void)? = nil) {
         let c = config, d = c.width, n = tokens.count
         let table = weights.tokenEmbedding
         for r in 0..<n {
@@ -55,6 +58,7 @@ extension WhisperModel {
 
             norm(layer.crossNorm, s.x, s.h, rows: n)
             linear(layer.crossQuery, s.h, s.qkv, rows: n, state: s)
+            crossQueries?(l)
             crossAttention(layer: l, rows: n, state: s)
             linear(layer.crossOutput, s.attn, s.h, rows: n, state: s)
             VectorMath.add(s.x, s.h, out: s.x, count: n * d)
