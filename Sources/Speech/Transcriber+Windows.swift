@@ -26,6 +26,7 @@ extension Transcriber {
             allTokens += tokenizer.encode(" " + prompt.trimmingCharacters(in: .whitespaces))
         }
         var id = 0
+        var lastSpeech = 0.0
         while seek < contentFrames {
             if isCancelled() { throw .cancelled }
             let timeOffset = Double(seek) * Self.secondsPerFrame
@@ -55,9 +56,23 @@ extension Transcriber {
                 }
             }
             let previousSeek = seek
-            let pieces = splitByTimestamps(result.search.tokens, timeOffset: timeOffset, segmentSize: segmentSize,
+            var pieces = splitByTimestamps(result.search.tokens, timeOffset: timeOffset, segmentSize: segmentSize,
                                            segmentDuration: segmentDuration, seek: &seek)
-            for piece in pieces {
+            var words: [[TranscriptionWord]] = pieces.map { _ in [] }
+            if options.wordTimestamps {
+                if isCancelled() { throw .cancelled }
+                let t1 = clock.now
+                words = alignWords(&pieces, timeOffset: timeOffset, frames: segmentSize, language: language, options: options,
+                                   lastSpeech: &lastSpeech)
+                metrics.decodeSeconds += Self.seconds(clock.now - t1)
+                // Unless the window's speech ended with it, resume after its last word.
+                let tokens = result.search.tokens, n = tokens.count, begin = tokenizer.timestampBegin
+                let singleTimestampEnding = n >= 2 && tokens[n - 2] < begin && tokens[n - 1] >= begin
+                if !singleTimestampEnding, let end = words.last(where: { !$0.isEmpty })?.last?.end, end > timeOffset {
+                    seek = Int((end / Self.secondsPerFrame).rounded())
+                }
+            }
+            for (piece, pieceWords) in zip(pieces, words) {
                 let text = tokenizer.decode(piece.tokens)
                 if piece.start == piece.end || text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { continue }
                 allTokens += piece.tokens
@@ -65,7 +80,7 @@ extension Transcriber {
                 emit(TranscriptionSegment(id: id, seek: previousSeek, start: piece.start, end: piece.end, text: text,
                                           tokens: piece.tokens, temperature: result.temperature,
                                           averageLogProb: result.averageLogProb, compressionRatio: result.compressionRatio,
-                                          noSpeechProb: result.search.noSpeechProb))
+                                          noSpeechProb: result.search.noSpeechProb, words: pieceWords))
             }
             if !options.conditionOnPreviousText || result.temperature > options.promptResetOnTemperature {
                 promptResetSince = allTokens.count

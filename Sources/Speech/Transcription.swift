@@ -21,9 +21,12 @@ package struct TranscriptionSegment: Sendable, Equatable, Codable {
     package var compressionRatio: Double
     /// Probability of `<|nospeech|>` at the start of the window.
     package var noSpeechProb: Double
+    /// The words and when each is spoken, when `TranscriptionOptions.wordTimestamps` asked for
+    /// them; empty otherwise.
+    package var words: [TranscriptionWord]
 
     package init(id: Int, seek: Int, start: Double, end: Double, text: String, tokens: [Int32], temperature: Float,
-                 averageLogProb: Double, compressionRatio: Double, noSpeechProb: Double) {
+                 averageLogProb: Double, compressionRatio: Double, noSpeechProb: Double, words: [TranscriptionWord] = []) {
         self.id = id
         self.seek = seek
         self.start = start
@@ -34,6 +37,27 @@ package struct TranscriptionSegment: Sendable, Equatable, Codable {
         self.averageLogProb = averageLogProb
         self.compressionRatio = compressionRatio
         self.noSpeechProb = noSpeechProb
+        self.words = words
+    }
+}
+
+/// One word of a segment and when it is spoken, found by aligning the decoder's attention with
+/// the audio (`Transcriber+Words.swift`).
+package struct TranscriptionWord: Sendable, Equatable, Codable {
+    /// The word with its leading space and any punctuation attached; a segment's words
+    /// concatenate to its text.
+    package var word: String
+    /// Start and end in seconds from the start of the audio.
+    package var start: Double
+    package var end: Double
+    /// Mean probability of the word's tokens.
+    package var probability: Double
+
+    package init(word: String, start: Double, end: Double, probability: Double) {
+        self.word = word
+        self.start = start
+        self.end = end
+        self.probability = probability
     }
 }
 

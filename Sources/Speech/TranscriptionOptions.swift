@@ -52,6 +52,10 @@ package struct TranscriptionOptions: Sendable, Equatable {
     /// them). nil, the default, always encodes the 30 s window the model was trained on, as
     /// faster-whisper does; a fitted window can change a transcript (see the README's figures).
     package var fittedWindowPadding: Double?
+    /// Time every word (faster-whisper's `word_timestamps`): after a window is decoded, one more
+    /// decoder pass over its text reads the cross-attention of the alignment heads. Off by
+    /// default; off, nothing of it runs.
+    package var wordTimestamps = false
 
     package init(language: String? = nil, beamSize: Int = 5) {
         self.language = language
