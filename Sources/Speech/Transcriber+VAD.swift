@@ -26,6 +26,16 @@ extension Transcriber {
             var s = segment
             s.start = map.originalTime(s.start, isEnd: false)
             s.end = map.originalTime(s.end, isEnd: true)
+            if !s.words.isEmpty {
+                // Both ends of a word move with the chunk its middle falls in.
+                for i in s.words.indices {
+                    let chunk = map.chunkIndex((s.words[i].start + s.words[i].end) / 2)
+                    s.words[i].start = map.originalTime(s.words[i].start, chunk: chunk)
+                    s.words[i].end = map.originalTime(s.words[i].end, chunk: chunk)
+                }
+                s.start = s.words[0].start
+                s.end = s.words[s.words.count - 1].end
+            }
             restored.append(s)
             onSegment(s)
         }
@@ -69,6 +79,17 @@ struct SpeechTimeMap {
             index = chunkEnds.firstIndex { $0 > sample } ?? chunkEnds.count
             index = min(index, chunkEnds.count - 1)
         }
-        return ((silenceBefore[index] + time) * 100).rounded() / 100
+        return originalTime(time, chunk: index)
+    }
+
+    /// The chunk a time in the concatenated speech falls in.
+    func chunkIndex(_ time: Double) -> Int {
+        let sample = Int(time * 16_000)
+        return min(chunkEnds.firstIndex { $0 > sample } ?? chunkEnds.count, chunkEnds.count - 1)
+    }
+
+    /// `time` moved by the silence removed before `chunk`.
+    func originalTime(_ time: Double, chunk: Int) -> Double {
+        ((silenceBefore[chunk] + time) * 100).rounded() / 100
     }
 }
