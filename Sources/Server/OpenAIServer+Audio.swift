@@ -7,8 +7,8 @@ import StructuredOutput
 
 /// `POST /v1/audio/transcriptions`: a `multipart/form-data` upload with `file` (WAV, FLAC, Ogg
 /// Vorbis or Opus, MP3: recognized from the bytes) and `model`; optional `language`,
-/// `response_format` (json, text, srt, vtt, verbose_json), `timestamp_granularities[]` (segment)
-/// and `temperature`.
+/// `response_format` (json, text, srt, vtt, verbose_json), `timestamp_granularities[]` (segment,
+/// word: verbose_json's top-level `words`, each `{word, start, end}`) and `temperature`.
 extension OpenAIServer {
     func transcriptions(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         guard request.mediaType == "multipart/form-data" else {
@@ -27,9 +27,13 @@ extension OpenAIServer {
         // openai-python sends the list as repeated `timestamp_granularities[]` fields.
         let granularities = form.parts.filter { $0.name == "timestamp_granularities[]" || $0.name == "timestamp_granularities" }
             .map { String(decoding: $0.body, as: UTF8.self) }
-        for g in granularities where g != "segment" {
-            let why = g == "word" ? "word timestamps are not produced yet; use segment" : "'\(g)' is not a granularity; use segment"
-            throw ServerError.invalidRequest(why, param: "timestamp_granularities")
+        for g in granularities where g != "segment" && g != "word" {
+            throw ServerError.invalidRequest("'\(g)' is not a granularity; use segment or word", param: "timestamp_granularities")
+        }
+        let wantsWords = granularities.contains("word")
+        let wantsSegments = granularities.isEmpty || granularities.contains("segment")
+        if wantsWords && format != "verbose_json" {
+            throw ServerError.invalidRequest("word timestamps need response_format verbose_json", param: "timestamp_granularities")
         }
         let clip: AudioClip
         do { clip = try AudioFile.decode(file.body) } catch {
@@ -39,6 +43,7 @@ extension OpenAIServer {
         var options = TranscriptionOptions()
         if let language = form.field("language"), !language.isEmpty { options.language = language }
         if let t = form.field("temperature").flatMap(Float.init), t > 0 { options.temperatures = [min(t, 1)] }
+        options.wordTimestamps = wantsWords
         _ = try host.resolve(modelId, kind: .asr, endpoint: "/v1/audio/transcriptions")
         let threads = host.threads
         let transcription = try host.withModel(ResidentWhisperModel.self, modelId, options: LoadOptions(threads: threads),
@@ -61,15 +66,21 @@ extension OpenAIServer {
             responder.send(status: 200, contentType: "\(format == "srt" ? "application/x-subrip" : "text/vtt"); charset=utf-8",
                            body: Array(transcription.subtitles(format == "vtt" ? .vtt : .srt).utf8))
         case "verbose_json":
-            let segments: [JSONValue] = transcription.segments.map(Self.segmentObject)
-            responder.send(json: JSONValue.make([("task", .string("transcribe")), ("language", .string(transcription.language)),
-                                                 ("duration", .number(transcription.duration)), ("text", .string(text)),
-                                                 ("segments", .array(segments))]).serialized)
+            var fields: [(String, JSONValue)] = [("task", .string("transcribe")), ("language", .string(transcription.language)),
+                                                 ("duration", .number(transcription.duration)), ("text", .string(text))]
+            if wantsSegments { fields.append(("segments", .array(transcription.segments.map(Self.segmentObject)))) }
+            if wantsWords { fields.append(("words", .array(transcription.segments.flatMap(\.words).map(Self.wordObject)))) }
+            responder.send(json: JSONValue.make(fields).serialized)
         default:
             let seconds = Int(transcription.duration.rounded(FloatingPointRoundingRule.up))
             let usage = JSONValue.make([("type", .string("duration")), ("seconds", .int(seconds))])
             responder.send(json: JSONValue.make([("text", .string(text)), ("usage", usage)]).serialized)
         }
+    }
+
+    /// OpenAI's word object: the word without its leading space, start and end in seconds.
+    static func wordObject(_ w: TranscriptionWord) -> JSONValue {
+        .make([("word", .string(w.word.trimmingCharacters(in: .whitespaces))), ("start", .number(w.start)), ("end", .number(w.end))])
     }
 
     static func segmentObject(_ s: TranscriptionSegment) -> JSONValue {

@@ -95,6 +95,18 @@ def _():
     v = client.audio.transcriptions.create(model=ASR, file=("s.flac", io.BytesIO(spoken["flac"])),
                                            response_format="verbose_json", timestamp_granularities=["segment"])
     assert v.segments and v.segments[-1].end <= v.duration + 0.5, v
+    w = client.audio.transcriptions.create(model=ASR, file=("s.flac", io.BytesIO(spoken["flac"])),
+                                           response_format="verbose_json", timestamp_granularities=["word", "segment"])
+    assert w.segments and w.words, w
+    spoken_words = [x.word.lower().strip(".,") for x in w.words]
+    for word in ["weather", "sunny", "call", "back"]:
+        assert word in spoken_words, spoken_words
+    times = [(x.start, x.end) for x in w.words]
+    assert all(s <= e for s, e in times) and all(a[1] <= b[0] + 0.001 for a, b in zip(times, times[1:])), times
+    assert 0 <= times[0][0] and times[-1][1] <= w.duration + 0.02, (times, w.duration)
+    only = client.audio.transcriptions.create(model=ASR, file=("s.flac", io.BytesIO(spoken["flac"])),
+                                              response_format="verbose_json", timestamp_granularities=["word"])
+    assert only.words and not getattr(only, "segments", None), only
 
 
 @check("audio errors")
@@ -105,7 +117,10 @@ def _():
         (lambda: client.audio.speech.create(model=VOICE, voice="alloy", input=""), "input"),
         (lambda: client.audio.transcriptions.create(model=ASR, file=("t.mp3", io.BytesIO(b"not audio at all" * 100))), "file"),
         (lambda: client.audio.transcriptions.create(model=ASR, file=("s.flac", io.BytesIO(spoken["flac"])),
-                                                    response_format="verbose_json", timestamp_granularities=["word"]),
+                                                    response_format="verbose_json", timestamp_granularities=["sentence"]),
+         "timestamp_granularities"),
+        (lambda: client.audio.transcriptions.create(model=ASR, file=("s.flac", io.BytesIO(spoken["flac"])),
+                                                    response_format="json", timestamp_granularities=["word"]),
          "timestamp_granularities"),
     ]
     for call, param in cases:
