@@ -14,6 +14,9 @@ public struct TranscribeOptions: Sendable, Equatable {
     /// 30 s window (whisper.cpp's `audio_ctx`): a 4 s clip transcribes about 4× faster, and the
     /// transcript may change (README: word error rate on the golden clips). nil: the full window.
     public var fittedWindowPadding: Double?
+    /// Time every word (`TranscriptSegment.words`): one extra decoder pass per 30 s window
+    /// aligns the text with the audio. Ignored by streams.
+    public var wordTimestamps = false
 
     public init(language: String? = nil, beamSize: Int = 5, skipSilence: Bool = false, prompt: String? = nil) {
         self.language = language
@@ -26,6 +29,7 @@ public struct TranscribeOptions: Sendable, Equatable {
         var o = TranscriptionOptions(language: language, beamSize: beamSize)
         o.initialPrompt = prompt
         o.fittedWindowPadding = fittedWindowPadding
+        o.wordTimestamps = wordTimestamps
         return o
     }
 }

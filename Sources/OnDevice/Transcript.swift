@@ -14,6 +14,10 @@ public struct Transcript: Sendable, Equatable {
 extension Transcript {
     init(_ t: Transcription) {
         self.init(text: t.text, language: t.language, duration: t.duration,
-                  segments: t.segments.map { TranscriptSegment(start: $0.start, end: $0.end, text: $0.text) })
+                  segments: t.segments.map { s in
+                      TranscriptSegment(start: s.start, end: s.end, text: s.text, words: s.words.map {
+                          TranscriptWord(word: $0.word, start: $0.start, end: $0.end, probability: $0.probability)
+                      })
+                  })
     }
 }
