@@ -35,6 +35,7 @@ extension OnDeviceAI {
                 var engineOptions = options.engineOptions
                 engineOptions.beamSize = 1
                 engineOptions.temperatures = [0]
+                engineOptions.wordTimestamps = false  // streams do not align words
                 let streaming = StreamingTranscriber(transcriber: slot.transcriber, options: engineOptions,
                                                      gate: leases.vad?.model.detector())
                 for await chunk in audio {
