@@ -3,14 +3,14 @@
 /// 1.2.1's `find_alignment` run it: normalise each head's cross-attention over the tokens,
 /// median-filter it along time, average the heads, then find the monotonic path of least
 /// cost through the negated matrix by dynamic time warping.
-enum WordAlignment {
+package enum WordAlignment {
     /// Encoder positions per second (two 10 ms mel frames each).
-    static let positionsPerSecond = 50.0
+    package static let positionsPerSecond = 50.0
 
     /// The (rows, positions) matrix of `weights` (heads, rows, positions): each head and
     /// position standardised over the rows (mean 0, variance 1, as a layer norm without
     /// epsilon), median-filtered along positions, then averaged over the heads.
-    static func matrix(_ weights: [Float], heads: Int, rows: Int, positions: Int, filterWidth: Int = 7) -> [Float] {
+    package static func matrix(_ weights: [Float], heads: Int, rows: Int, positions: Int, filterWidth: Int = 7) -> [Float] {
         precondition(weights.count == heads * rows * positions && heads > 0)
         var normalised = weights
         var out = [Float](repeating: 0, count: rows * positions)
@@ -41,7 +41,7 @@ enum WordAlignment {
 
     /// A running median of odd `width` with the ends reflected (`x[1]` mirrors `x[-1]`), as
     /// whisper's `median_filter`; a row no longer than half the width is returned as is.
-    static func medianFilter(_ x: [Float], width: Int) -> [Float] {
+    package static func medianFilter(_ x: [Float], width: Int) -> [Float] {
         let half = width / 2, n = x.count
         guard width > 1, n > half else { return x }
         var out = x
@@ -62,7 +62,7 @@ enum WordAlignment {
     /// Dynamic time warping through `cost` (rows, columns), from (0, 0) to the last cell by
     /// steps down, right or diagonal; ties go right, then down, as whisper's `dtw_cpu`. Returns
     /// the path's row and column indices in order.
-    static func dtw(_ cost: [Float], rows n: Int, columns m: Int) -> (rows: [Int], columns: [Int]) {
+    package static func dtw(_ cost: [Float], rows n: Int, columns m: Int) -> (rows: [Int], columns: [Int]) {
         precondition(cost.count == n * m && n > 0 && m > 0)
         let w = m + 1
         var total = [Float](repeating: .infinity, count: (n + 1) * w)
@@ -94,7 +94,7 @@ enum WordAlignment {
     }
 
     /// The time in seconds at which the path first reaches each row (the "jumps").
-    static func rowStartTimes(rows: [Int], columns: [Int]) -> [Double] {
+    package static func rowStartTimes(rows: [Int], columns: [Int]) -> [Double] {
         var times: [Double] = []
         for k in rows.indices where k == 0 || rows[k] != rows[k - 1] {
             times.append(Double(columns[k]) / positionsPerSecond)

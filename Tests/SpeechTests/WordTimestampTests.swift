@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test(arguments: clips)
-    func `word times agree with faster-whisper within 0.1 s`(clip: String) throws {
+    func `word times agree with faster-whisper within 0.02 s`(clip: String) throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("word_timestamps_reference.json")
         let reference = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: [[String: Any]]])
         let expected = try #require(reference[clip]).flatMap { ($0["words"] as? [[String: Any]]) ?? [] }
@@ -71,7 +71,7 @@ import Testing
         for (w, e) in zip(words, expected) {
             worst = max(worst, abs(w.start - (e["start"] as? Double ?? .nan)), abs(w.end - (e["end"] as? Double ?? .nan)))
         }
-        #expect(worst <= 0.1, "largest gap to faster-whisper: \(worst) s")
+        #expect(worst <= 0.02, "largest gap to faster-whisper: \(worst) s")
     }
 
     @Test func `without the option no word is timed and the text is unchanged`() throws {
