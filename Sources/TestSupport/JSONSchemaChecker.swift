@@ -14,15 +14,6 @@ package enum JSONSchemaChecker {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ondevice-\(label)-\(getpid()).jsonl")
         try (records.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", repository.appendingPathComponent("scripts/check-json-schema.py").path, file.path]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, text)
+        return try ExternalTool.run("python3", [repository.appendingPathComponent("scripts/check-json-schema.py").path, file.path])
     }
 }

@@ -9,25 +9,11 @@ import json, math, sys
 import openai
 from openai import OpenAI
 
+from checks import check, finish
+
 base_url, api_key, wav = sys.argv[1], sys.argv[2], sys.argv[3]
 client = OpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=600)
 LLM, EMBED, ASR = "smollm2-135m-instruct-q4_1", "all-minilm-l6-v2", "whisper-tiny.en-ct2"
-failures = []
-ran = []
-
-
-def check(name):
-    def run(fn):
-        ran.append(name)
-        try:
-            fn()
-            print("ok", name, flush=True)
-        except Exception as e:  # every failure is reported, then the next check runs
-            failures.append(name)
-            print(f"FAIL {name}: {type(e).__name__}: {e}", flush=True)
-    return run
-
-
 @check("models")
 def _():
     ids = [m.id for m in client.models.list()]
@@ -363,5 +349,4 @@ def _():
         assert e.body["param"] == "messages", e.body
 
 
-print(f"{len(ran) - len(failures)} passed, {len(failures)} failed", flush=True)
-sys.exit(1 if failures else 0)
+finish()

@@ -12,6 +12,8 @@ import httpx
 import ollama
 from ollama import Client, ResponseError
 
+from checks import check, finish
+
 base_url, api_key = sys.argv[1], sys.argv[2]
 auth = {"Authorization": f"Bearer {api_key}"}
 client = Client(host=base_url, headers=auth, timeout=600)
@@ -20,23 +22,6 @@ LLM, EMBED = "smollm2-135m-instruct-q4_1", "all-minilm-l6-v2"
 # questions in words whatever the prompt, so the tool checks use the smallest model that calls.
 TOOL_LLM = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 GREEDY = {"temperature": 0, "seed": 7}
-failures = []
-ran = []
-
-
-def check(name):
-    def run(fn):
-        ran.append(name)
-        started = time.monotonic()
-        try:
-            fn()
-            print(f"ok {name} ({time.monotonic() - started:.1f} s)", flush=True)
-        except Exception as e:  # every failure is reported, then the next check runs
-            failures.append(name)
-            print(f"FAIL {name}: {type(e).__name__}: {e}", flush=True)
-    return run
-
-
 def resident():
     return {m.model.removesuffix(":latest"): m for m in client.ps().models}
 
@@ -287,6 +272,4 @@ def _():
         assert e.status_code == 401 and e.error, e
 
 
-print(f"ollama {ollama.__version__ if hasattr(ollama, '__version__') else ''}: "
-      f"{len(ran) - len(failures)} passed, {len(failures)} failed", flush=True)
-sys.exit(1 if failures else 0)
+finish(f"ollama {ollama.__version__ if hasattr(ollama, '__version__') else ''}: ")

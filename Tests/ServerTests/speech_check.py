@@ -5,29 +5,18 @@ format, streamed, at two speeds, and each compressed file transcribed back by Wh
 Usage: speech_check.py BASE_URL API_KEY
 Prints one line per check ("ok NAME" or "FAIL NAME: reason") and exits 1 if any failed.
 """
-import io, struct, sys, wave
+import io, struct, sys
 
 import openai
 from openai import OpenAI
+
+from checks import check, finish
 
 base_url, api_key = sys.argv[1], sys.argv[2]
 client = OpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=600)
 VOICE, ASR = "piper-en_US-joe-medium", "whisper-tiny.en-ct2"
 TEXT = "The weather today is sunny and warm. Please call me back before six."
-failures, ran = [], []
 spoken = {}
-
-
-def check(name):
-    def run(fn):
-        ran.append(name)
-        try:
-            fn()
-            print("ok", name, flush=True)
-        except Exception as e:  # every failure is reported, then the next check runs
-            failures.append(name)
-            print(f"FAIL {name}: {type(e).__name__}: {e}", flush=True)
-    return run
 
 
 def wav_seconds(data):
@@ -136,5 +125,4 @@ def _():
         assert e.body["code"] == "model_not_found", e.body
 
 
-print(f"{len(ran) - len(failures)} passed, {len(failures)} failed", flush=True)
-sys.exit(1 if failures else 0)
+finish()
