@@ -51,9 +51,16 @@ extension ModelsCommand {
         guard let path = a.positionals.first else { throw CLIError.missingArgument("PATH") }
         guard a.positionals.count == 1 else { throw CLIError.io("unexpected argument '\(a.positionals[1])'") }
         // Without --id, a file is named by its stem, lowercased (`en_US-joe-medium.onnx` →
-        // `en_us-joe-medium`).
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
-        let id = a.string("id") ?? stem
+        // `en_us-joe-medium`); a folder needs one.
+        var isFolder: ObjCBool = false
+        let id: String
+        if let given = a.string("id") {
+            id = given
+        } else if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+            id = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+        } else {
+            id = try a.require("id")
+        }
         let kind = try parseKind(a.string("kind"))
         let store = try ModelStore()
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

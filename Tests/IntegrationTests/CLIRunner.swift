@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the `ondevice` executable built beside the test bundle.
 struct CLIRunner {
@@ -20,7 +21,13 @@ struct CLIRunner {
         return bundleDir.appendingPathComponent("ondevice").path
     }
 
-    static func run(_ args: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Output {
+    /// Runs the command on a thread of its own (`offPool`), so the wait for the child never holds
+    /// one of the cooperative pool's threads.
+    static func run(_ args: [String], stdin: String? = nil, environment: [String: String] = [:]) async throws -> Output {
+        try await offPool { try runBlocking(args, stdin: stdin, environment: environment) }
+    }
+
+    private static func runBlocking(_ args: [String], stdin: String?, environment: [String: String]) throws -> Output {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args

@@ -9,19 +9,19 @@ import TestSupport
         try #require(TestModels.path(TestModels.smolLM2), "SmolLM2 not installed: run scripts/setup.sh")
     }
 
-    @Test func `tokenize --json gives llama.cpp's ids, special tokens parsed`() throws {
+    @Test func `tokenize --json gives llama.cpp's ids, special tokens parsed`() async throws {
         let record = try #require(try GoldenFiles.lines("llm/greedy-smollm2.jsonl").first)
-        let out = try CLIRunner.run(["tokenize", "--model", try Self.smolLM2(), "--json", record.string("prompt")])
+        let out = try await CLIRunner.run(["tokenize", "--model", try Self.smolLM2(), "--json", record.string("prompt")])
         #expect(out.status == 0, "\(out.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any] ?? [:]
         #expect(json.ints("ids") == record.ints("prompt_ids"))
         GoldenRecords.checked(in: Self.self)
     }
 
-    @Test func `generate --json --greedy reproduces llama.cpp's continuation`() throws {
+    @Test func `generate --json --greedy reproduces llama.cpp's continuation`() async throws {
         let record = try #require(try GoldenFiles.lines("llm/greedy-smollm2.jsonl").first)
         let message = try #require((record["messages"] as? [[String: String]])?.first?["content"])
-        let out = try CLIRunner.run(["generate", "--model", try Self.smolLM2(), "--greedy", "--max-tokens", "48", "--json", message])
+        let out = try await CLIRunner.run(["generate", "--model", try Self.smolLM2(), "--greedy", "--max-tokens", "48", "--json", message])
         #expect(out.status == 0, "\(out.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any] ?? [:]
         #expect(json.ints("prompt_ids") == record.ints("prompt_ids"))
@@ -30,38 +30,38 @@ import TestSupport
         GoldenRecords.checked(in: Self.self)
     }
 
-    @Test func `a missing model id is one line and a non-zero exit`() throws {
-        let out = try CLIRunner.run(["generate", "--model", "no-such-model", "hi"])
+    @Test func `a missing model id is one line and a non-zero exit`() async throws {
+        let out = try await CLIRunner.run(["generate", "--model", "no-such-model", "hi"])
         #expect(out.status != 0)
         #expect(out.stderr.hasPrefix("ondevice: "))
         #expect(out.stderr.contains("no-such-model"))
         #expect(out.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func `a truncated model file is one line naming the problem`() throws {
+    @Test func `a truncated model file is one line naming the problem`() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let bytes = try Data(contentsOf: URL(fileURLWithPath: try Self.smolLM2()), options: .alwaysMapped)
         let cut = dir.file("cut.gguf")
         try bytes.prefix(4096).write(to: URL(fileURLWithPath: cut))
-        let out = try CLIRunner.run(["generate", "--model", cut, "hi"])
+        let out = try await CLIRunner.run(["generate", "--model", cut, "hi"])
         #expect(out.status == 1)
         #expect(out.stderr.contains("exceeds the file") || out.stderr.contains("truncated") || out.stderr.contains("past the file end"),
                 "\(out.stderr)")
         #expect(out.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func `a prompt longer than the context is refused`() throws {
-        let out = try CLIRunner.run(["generate", "--model", try Self.smolLM2(), "--context", "16", "--raw",
+    @Test func `a prompt longer than the context is refused`() async throws {
+        let out = try await CLIRunner.run(["generate", "--model", try Self.smolLM2(), "--context", "16", "--raw",
                                      String(repeating: "word ", count: 40)])
         #expect(out.status == 1)
         #expect(out.stderr.contains("input too long: 41 tokens"), "\(out.stderr)")
     }
 
-    @Test func `usage errors exit with status 2`() throws {
-        #expect(try CLIRunner.run(["generate", "--model", "x", "--bogus", "hi"]).status == 2)
-        #expect(try CLIRunner.run(["frobnicate"]).status == 2)
-        #expect(try CLIRunner.run(["generate", "--model"]).status == 2)
-        #expect(try CLIRunner.run(["generate", "--max-tokens", "many", "--model", "x", "hi"]).status == 2)
+    @Test func `usage errors exit with status 2`() async throws {
+        #expect(try await CLIRunner.run(["generate", "--model", "x", "--bogus", "hi"]).status == 2)
+        #expect(try await CLIRunner.run(["frobnicate"]).status == 2)
+        #expect(try await CLIRunner.run(["generate", "--model"]).status == 2)
+        #expect(try await CLIRunner.run(["generate", "--max-tokens", "many", "--model", "x", "hi"]).status == 2)
     }
 }

@@ -13,9 +13,9 @@ import TestSupport
         }
     }
 
-    @Test func `every op and catalog model gets a status on an empty store`() throws {
+    @Test func `every op and catalog model gets a status on an empty store`() async throws {
         let home = try TemporaryDirectory()
-        let out = try CLIRunner.run(["capability", "all", "--json"],
+        let out = try await CLIRunner.run(["capability", "all", "--json"],
                                     environment: ["ONDEVICE_HOME": home.file("models"), "XDG_CONFIG_HOME": home.file("config")])
         #expect(out.status == 0, "\(out.stderr)")
         let answers = try objects(out.stdout)
@@ -31,10 +31,10 @@ import TestSupport
         #expect(summarize["needed_bytes"] as? Int == 98_362_432)
     }
 
-    @Test func `an installed model is ready with an exact estimate`() throws {
+    @Test func `an installed model is ready with an exact estimate`() async throws {
         _ = try #require(TestModels.path(TestModels.smolLM2), "SmolLM2 not installed: run scripts/setup.sh")
         let config = try TemporaryDirectory()
-        let out = try CLIRunner.run(["capability", "summarize", "--json"], environment: ["XDG_CONFIG_HOME": config.path])
+        let out = try await CLIRunner.run(["capability", "summarize", "--json"], environment: ["XDG_CONFIG_HOME": config.path])
         #expect(out.status == 0, "\(out.stderr)")
         let answer = try #require(try objects(out.stdout).first)
         #expect(answer["status"] as? String == "ready")
@@ -42,8 +42,8 @@ import TestSupport
         #expect((answer["resident_estimate_bytes"] as? Int ?? 0) > 98_362_432)
     }
 
-    @Test func `an unknown op or model is a usage error`() throws {
-        let out = try CLIRunner.run(["capability", "no-such-thing"])
+    @Test func `an unknown op or model is a usage error`() async throws {
+        let out = try await CLIRunner.run(["capability", "no-such-thing"])
         #expect(out.status == 2)
         #expect(out.stderr.contains("no-such-thing"))
     }

@@ -82,12 +82,12 @@ import TestSupport
         #expect(statistics.evictions == statistics.loads - (order.last?.count ?? 0))
     }
 
-    @Test func `the residency bench cycles the three kinds within budget, each measured within its estimate`() throws {
+    @Test func `the residency bench cycles the three kinds within budget, each measured within its estimate`() async throws {
         _ = try #require(TestModels.path("silero_vad_16k.safetensors"), "models not installed: run scripts/setup.sh")
         // In its own process, so the measured sizes (growth of anonymous memory across each load)
         // are not disturbed by tests running beside this one.
         let audio = GoldenFiles.root.appendingPathComponent("audio/p01_piper_weather.wav").path
-        let out = try CLIRunner.run(["bench-residency", "--models", Self.ids.joined(separator: ","), "--rounds", "2",
+        let out = try await CLIRunner.run(["bench-residency", "--models", Self.ids.joined(separator: ","), "--rounds", "2",
                                      "--context", "512", "--threads", "2", "--tokens", "4", "--audio", audio, "--json"])
         #expect(out.status == 0, "\(out.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])

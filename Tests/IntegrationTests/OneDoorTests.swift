@@ -93,7 +93,7 @@ import TestSupport
             let sdk = try await ai.textModel.generate(prompt, options: options)
             let fromSDK = Tokens(prompt: sdk.promptTokenIDs.map(Int.init), generated: sdk.tokenIDs.map(Int.init))
 
-            let cli = try CLIRunner.run(["generate", "--model", id, "--threads", "2", "--seed", String(seed), "--max-tokens", "24",
+            let cli = try await CLIRunner.run(["generate", "--model", id, "--threads", "2", "--seed", String(seed), "--max-tokens", "24",
                                          "--json", prompt] + (temperature.map { ["--temperature", String($0)] } ?? []))
             #expect(cli.status == 0, "\(cli.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])

@@ -27,7 +27,7 @@ import TestSupport
         let manifest = f.work.file("ondevice.json")
         try Data(#"{"ops": ["vad"], "name": "my app"}"#.utf8).write(to: URL(fileURLWithPath: manifest))
 
-        let out = try f.json(["prefetch", "--manifest", manifest, "--json"])
+        let out = try await f.json(["prefetch", "--manifest", manifest, "--json"])
         #expect(out.string("event") == "prefetched")
         #expect(out["ops"] as? [String] == ["vad"])
         #expect(out.objects("models").map { $0.string("id") } == [Op.vad.defaultModelId])
@@ -39,37 +39,37 @@ import TestSupport
         let model = try await store.model(for: .vad)
         #expect(model.directory == out.objects("models").first?.string("directory"))
         #expect(try await store.validate(entry.id, force: true).isValid)
-        #expect(try f.run(["prefetch", "--manifest", manifest]).stdout.contains("ready \(entry.id)"))
+        #expect(try await f.run(["prefetch", "--manifest", manifest]).stdout.contains("ready \(entry.id)"))
         #expect(paths.map { f.server.bytesSent(for: $0) }.reduce(0, +) == served)
     }
 
-    @Test func `models pull by catalog id verifies the pinned files`() throws {
+    @Test func `models pull by catalog id verifies the pinned files`() async throws {
         let f = try StoreCLIFixture()
         let entry = try Catalog().entry(for: .vad)
         let paths = try Self.serve(entry, on: f)
-        let installed = try f.json(["models", "pull", entry.id, "--json"])
+        let installed = try await f.json(["models", "pull", entry.id, "--json"])
         #expect(installed["pinned"] as? Bool == true)
         #expect(installed.objects("files").map { $0.string("sha256") } == entry.files.map { $0.sha256 ?? "" })
         #expect(Int64(paths.map { f.server.bytesSent(for: $0) }.reduce(0, +)) == entry.knownBytes)
     }
 
-    @Test func `prefetch --ops needs no manifest, and a bad op or manifest is one line`() throws {
+    @Test func `prefetch --ops needs no manifest, and a bad op or manifest is one line`() async throws {
         let f = try StoreCLIFixture()
         let entry = try Catalog().entry(for: .vad)
         _ = try Self.serve(entry, on: f)
-        let out = try f.json(["prefetch", "--ops", "vad", "--json"])
+        let out = try await f.json(["prefetch", "--ops", "vad", "--json"])
         #expect(out.objects("models").map { $0.string("id") } == [entry.id])
-        #expect(try f.json(["models", "info", entry.id, "--json"]).string("state") == "installed")
+        #expect(try await f.json(["models", "info", entry.id, "--json"]).string("state") == "installed")
 
-        let badOp = try f.run(["prefetch", "--ops", "vad,teleport"])
+        let badOp = try await f.run(["prefetch", "--ops", "vad,teleport"])
         #expect(badOp.status == 1)
         #expect(badOp.stderr == "ondevice: unknown op 'teleport'\n")
         let manifest = f.work.file("bad.json")
         try Data(#"{"ops": "vad"}"#.utf8).write(to: URL(fileURLWithPath: manifest))
-        let badManifest = try f.run(["prefetch", "--manifest", manifest])
+        let badManifest = try await f.run(["prefetch", "--manifest", manifest])
         #expect(badManifest.status == 1)
         #expect(badManifest.stderr.contains("\"ops\" must be an array of strings"), "\(badManifest.stderr)")
-        let missing = try f.run(["prefetch", "--manifest", f.work.file("nope.json")])
+        let missing = try await f.run(["prefetch", "--manifest", f.work.file("nope.json")])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("nope.json: no such file"))
     }

@@ -10,7 +10,7 @@ import Glibc
 /// installs a verified model". The hub sends part of the file and then goes silent, so the kill
 /// lands mid-download deterministically; the server's byte count shows what the rerun fetched.
 @Suite struct PullResumeCLITests {
-    @Test func `a pull killed with SIGKILL resumes from its partial file and installs a verified model`() throws {
+    @Test func `a pull killed with SIGKILL resumes from its partial file and installs a verified model`() async throws {
         let f = try StoreCLIFixture()
         let body = fakeGGUF(6 << 20, seed: 9)
         let sha = SHA256.hex(of: body)
@@ -34,7 +34,7 @@ import Glibc
         #expect(kept == firstRun)
         let servedBefore = f.server.bytesSent(for: path)
 
-        let second = try f.json(args)
+        let second = try await f.json(args)
         #expect(second.string("event") == "installed")
         // Only the missing bytes crossed the wire, asked for by a Range from the kept length.
         #expect(f.server.bytesSent(for: path) - servedBefore == body.count - kept)
@@ -46,19 +46,19 @@ import Glibc
         let directory = second.string("directory")
         #expect(FileManager.default.contents(atPath: directory + "/big.gguf") == Data(body))
         #expect(!FileManager.default.fileExists(atPath: partial))
-        let info = try f.json(["models", "info", "big", "--verify", "--json"])
+        let info = try await f.json(["models", "info", "big", "--verify", "--json"])
         #expect(info.object("validation")["valid"] as? Bool == true)
         #expect((info.object("validation")["bytes_hashed"] as? NSNumber)?.intValue == body.count)
         #expect(info.objects("files").first?.string("sha256") == sha)
     }
 
-    @Test func `json progress events count the resumed bytes and end at the total`() throws {
+    @Test func `json progress events count the resumed bytes and end at the total`() async throws {
         let f = try StoreCLIFixture()
         let body = fakeGGUF(3 << 20, seed: 10)
         let path = f.hubPath(repo: "org/events", file: "e.gguf")
         f.server.serve(path: path, body: body)
         f.server.inject([.dropAfter(bytes: 1 << 20)], for: path)  // one retry mid-file
-        let out = try f.run(["models", "pull", "hf:org/events/e.gguf", "--sha256", SHA256.hex(of: body), "--json"])
+        let out = try await f.run(["models", "pull", "hf:org/events/e.gguf", "--sha256", SHA256.hex(of: body), "--json"])
         #expect(out.status == 0, "\(out.stderr)")
         let events = out.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

@@ -10,11 +10,11 @@ import TestSupport
         _ = try #require(TestModels.path("en_US-joe-medium.onnx"), "en_US-joe-medium not installed: run scripts/setup.sh all")
     }
 
-    @Test func `speak writes the golden sentence as a 22 kHz WAV and reports it as JSON`() throws {
+    @Test func `speak writes the golden sentence as a 22 kHz WAV and reports it as JSON`() async throws {
         try Self.requireVoice()
         let directory = try TemporaryDirectory()
         let file = directory.file("hello.wav")
-        let out = try CLIRunner.run(["speak", "Hello from OnDevice.", "-o", file, "--noise-scale", "0", "--noise-w", "0", "--json"])
+        let out = try await CLIRunner.run(["speak", "Hello from OnDevice.", "-o", file, "--noise-scale", "0", "--noise-w", "0", "--json"])
         #expect(out.status == 0, "\(out.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any] ?? [:]
         #expect((json["sentences"] as? Int) == 1)
@@ -23,19 +23,19 @@ import TestSupport
         #expect(clip.samples.count == 31_488)  // golden t01_hello n_samples: durations equal piper's
     }
 
-    @Test func `speak without an output or text fails with one line`() throws {
-        let noOutput = try CLIRunner.run(["speak", "Hello"])
+    @Test func `speak without an output or text fails with one line`() async throws {
+        let noOutput = try await CLIRunner.run(["speak", "Hello"])
         #expect(noOutput.status == 2 && noOutput.stderr.contains("--output"), "\(noOutput.stderr)")
-        let noText = try CLIRunner.run(["speak", "-o", "/tmp/never.wav"])
+        let noText = try await CLIRunner.run(["speak", "-o", "/tmp/never.wav"])
         #expect(noText.status == 2 && noText.stderr.contains("TEXT"), "\(noText.stderr)")
     }
 
-    @Test func `voice answers a recorded question into a WAV, printing events as they happen`() throws {
+    @Test func `voice answers a recorded question into a WAV, printing events as they happen`() async throws {
         try Self.requireVoice()
         let directory = try TemporaryDirectory()
         let reply = directory.file("reply.wav")
         let input = GoldenFiles.root.appendingPathComponent("audio/p01_piper_weather.wav").path
-        let out = try CLIRunner.run(["voice", "--input", input, "-o", reply, "--threads", "2"])
+        let out = try await CLIRunner.run(["voice", "--input", input, "-o", reply, "--threads", "2"])
         #expect(out.status == 0, "\(out.stderr)")
         let lines = out.stdout.split(separator: "\n").map(String.init)
         // `agent:` (the whole answer) may come before or among the `speaking:` lines: the voice

@@ -28,13 +28,13 @@ final class StoreCLIFixture {
     /// URL path the store requests for `file` of `repo` at `revision`.
     func hubPath(repo: String, revision: String = "main", file: String) -> String { "/\(repo)/resolve/\(revision)/\(file)" }
 
-    func run(_ args: [String]) throws -> CLIRunner.Output {
-        try CLIRunner.run(args, environment: environment)
+    func run(_ args: [String]) async throws -> CLIRunner.Output {
+        try await CLIRunner.run(args, environment: environment)
     }
 
     /// Runs and parses stdout's last line as a JSON object; fails the test on a non-zero exit.
-    func json(_ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
-        let out = try run(args)
+    func json(_ args: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+        let out = try await run(args)
         #expect(out.status == 0, "\(args): \(out.stderr)", sourceLocation: sourceLocation)
         let last = out.stdout.split(separator: "\n").last.map(String.init) ?? ""
         return try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any],

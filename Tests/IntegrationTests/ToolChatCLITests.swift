@@ -5,9 +5,9 @@ import TestSupport
 /// `ondevice chat --tools`: calls and results in the per-turn JSON, and usage errors for tool
 /// names the CLI does not have.
 @Suite struct ToolChatCLITests {
-    @Test func `chat --tools all --json reports each turn's calls with their results`() throws {
+    @Test func `chat --tools all --json reports each turn's calls with their results`() async throws {
         let model = try #require(TestModels.path(TestModels.smolLM2), "SmolLM2 not installed: run scripts/setup.sh")
-        let out = try CLIRunner.run(["chat", "--model", model, "--tools", "all", "--require-tool-call", "--greedy",
+        let out = try await CLIRunner.run(["chat", "--model", model, "--tools", "all", "--require-tool-call", "--greedy",
                                      "--max-tokens", "96", "--threads", "2", "--json"],
                                     stdin: "What is 6 times 7?\nWhat time is it?\n")
         #expect(out.status == 0, "\(out.stderr)")
@@ -28,9 +28,9 @@ import TestSupport
     }
 
     @Test(arguments: [["--tools", "weather"], ["--tools", ","], ["--max-tool-calls", "2"], ["--tools", "all", "--max-tool-calls", "-1"]])
-    func `unknown tools and tool options without --tools are usage errors`(_ extra: [String]) throws {
+    func `unknown tools and tool options without --tools are usage errors`(_ extra: [String]) async throws {
         let model = try #require(TestModels.path(TestModels.smolLM2), "SmolLM2 not installed: run scripts/setup.sh")
-        let out = try CLIRunner.run(["chat", "--model", model] + extra, stdin: "hi\n")
+        let out = try await CLIRunner.run(["chat", "--model", model] + extra, stdin: "hi\n")
         #expect(out.status == 2, "\(out.stdout) \(out.stderr)")
         #expect(out.stderr.hasPrefix("ondevice: ") && out.stderr.split(separator: "\n").count == 1)
     }

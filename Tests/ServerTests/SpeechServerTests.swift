@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `/v1/audio/speech` and the transcription formats, driven by the official openai client

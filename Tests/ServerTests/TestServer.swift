@@ -43,14 +43,3 @@ enum TestServer {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 }
-
-/// Runs blocking client code on its own thread. Test functions run on Swift's small cooperative
-/// pool, which the server itself needs (its residency and store are actors): a test blocking a
-/// pool thread while waiting for the server could starve it.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-        }.start()
-    }
-}
