@@ -132,8 +132,7 @@ package final class AudioEncoder {
         // float conversion scales by 32767, ours and Piper's by 32768); the lossy codecs take floats.
         let written: sf_count_t
         if encoding == .flac {
-            var pcm = [Int16](repeating: 0, count: samples.count)
-            for i in samples.indices { pcm[i] = Int16(max(-32768, min(32767, (samples[i] * 32768).rounded()))) }
+            let pcm = samples.map(WAVFile.pcm16)
             written = pcm.withUnsafeBufferPointer { sf_writef_short(file, $0.baseAddress, sf_count_t($0.count)) }
         } else {
             written = samples.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress, sf_count_t($0.count)) }

@@ -35,10 +35,15 @@ extension WAVFile {
     /// Appends `samples` as 16-bit signed little-endian PCM, rounded and clipped.
     package static func appendPCM16(_ samples: [Float], to out: inout [UInt8]) {
         for s in samples {
-            let v = UInt16(bitPattern: Int16(max(-32768, min(32767, (s * 32768).rounded()))))
+            let v = UInt16(bitPattern: pcm16(s))
             out.append(UInt8(v & 0xFF))
             out.append(UInt8(v >> 8))
         }
+    }
+
+    /// One sample as 16-bit PCM: scaled by 32768, rounded, clipped.
+    package static func pcm16(_ sample: Float) -> Int16 {
+        Int16(max(-32768, min(32767, (sample * 32768).rounded())))
     }
 
     private static func header(sampleRate: Int, format: SampleFormat, riffSize: UInt32, dataSize: UInt32) -> [UInt8] {

@@ -103,15 +103,22 @@ package struct Sampler {
             if k < candidates.count { candidates.removeSubrange(k...) }
             return
         }
-        for i in 0..<count {
+        Self.insertTop(k, of: UnsafeBufferPointer(start: logits, count: count), into: &candidates)
+    }
+
+    /// Appends to `top` (empty or already descending) the `k` largest of `logits`, descending,
+    /// lower id first on ties: one insertion pass, a logit entering only if it beats the last kept.
+    static func insertTop(_ k: Int, of logits: UnsafeBufferPointer<Float>, into top: inout [(id: Int32, logit: Float)]) {
+        guard k > 0 else { return }
+        for i in 0..<logits.count {
             let l = logits[i]
-            if candidates.count == k {
-                guard l > candidates[k - 1].logit else { continue }
-                candidates.removeLast()
+            if top.count == k {
+                guard l > top[k - 1].logit else { continue }
+                top.removeLast()
             }
-            var j = candidates.count
-            while j > 0 && candidates[j - 1].logit < l { j -= 1 }
-            candidates.insert((Int32(i), l), at: j)
+            var j = top.count
+            while j > 0 && top[j - 1].logit < l { j -= 1 }
+            top.insert((Int32(i), l), at: j)
         }
     }
 

@@ -62,19 +62,7 @@ struct LogprobRecorder {
             // Summed in Double: tens of thousands of terms, most of them tiny.
             var sum = 0.0
             for l in logits { sum += Double(expf(l - peak)) }
-            // Insertion into the k best seen so far; a logit only enters if it beats the last.
-            if k > 0 {
-                for i in 0..<logits.count {
-                    let l = logits[i]
-                    if top.count == k {
-                        guard l > top[k - 1].logit else { continue }
-                        top.removeLast()
-                    }
-                    var j = top.count
-                    while j > 0 && top[j - 1].logit < l { j -= 1 }
-                    top.insert((Int32(i), l), at: j)
-                }
-            }
+            Sampler.insertTop(k, of: logits, into: &top)
             return peak + Float(log(sum))
         }
         self.top = top
