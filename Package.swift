@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "TokenizersTests", dependencies: ["Tokenizers", "Formats", "TestSupport"]),
         // Fixtures/jinja-references.jsonl is written by scripts/make-jinja-references.py and read by path.
         .testTarget(name: "JinjaTests", dependencies: ["Jinja"], exclude: ["Fixtures"]),
-        .testTarget(name: "EngineTests", dependencies: ["TextGeneration", "Tools", "StructuredOutput", "Models", "Tokenizers", "Formats", "Tensor", "TestSupport"]),
+        .testTarget(name: "EngineTests", dependencies: ["EngineSupport", "TextGeneration", "Tools", "StructuredOutput", "Models", "Tokenizers", "Formats", "Tensor", "TestSupport"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: ["TextGeneration", "Runtime", "ModelStore", "Models", "Tokenizers", "TestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Audio", "Formats", "Tokenizers", "Models", "Kernels", "CKernels", "Tensor", "TestSupport", "Phonemes"],

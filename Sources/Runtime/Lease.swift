@@ -1,3 +1,4 @@
+import EngineSupport
 import Synchronization
 
 /// An op's hold on a resident model. While any lease on a model is live the model is never
@@ -30,7 +31,7 @@ package final class Lease<Model: ResidentModel>: Sendable {
     deinit {
         guard !released.load(ordering: .acquiring) else { return }
         let residency = residency, modelId = modelId
-        Task { await residency.release(modelId: modelId, keepAlive: nil) }
+        Task(executorPreference: OwnThreadsExecutor.shared) { await residency.release(modelId: modelId, keepAlive: nil) }
     }
 }
 

@@ -196,7 +196,9 @@ package actor Residency {
         statistics.loads += 1
         if loadedBefore.contains(modelId) { statistics.reloads += 1 }
         events.publish(.loadStarted(modelId: modelId, estimate: estimate))
-        Task.detached { [weak self] in
+        // On threads of its own: a load reads and repacks weights for seconds, which on the
+        // cooperative pool would hold a core's thread from every other task.
+        Task.detached(executorPreference: OwnThreadsExecutor.shared) { [weak self] in
             let started = ContinuousClock.now
             let result: Result<any ResidentModel, RuntimeError>
             do throws(RuntimeError) { result = .success(try await loader.load()) } catch { result = .failure(error) }

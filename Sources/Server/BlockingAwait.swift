@@ -1,13 +1,16 @@
 import Dispatch
+import OnDevice
 import Synchronization
 
 /// Runs async work (a residency lease, a store lookup) from a connection thread and blocks that
 /// thread until it is done. Only short, non-computing work goes through here; the model compute
-/// itself stays on the connection thread, off Swift's cooperative pool.
+/// itself stays on the connection thread, off Swift's cooperative pool. The task prefers
+/// `OwnThreadsExecutor`, so a request is answered even while an app's own work holds every
+/// thread of the pool.
 func blockingAwait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     let outcome = Mutex<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    Task {
+    Task(executorPreference: OwnThreadsExecutor.shared) {
         let result: Result<T, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
         outcome.withLock { $0 = result }
@@ -41,7 +44,7 @@ final class BlockingIterator<Element: Sendable>: Sendable {
 
     init(_ stream: AsyncThrowingStream<Element, any Error>) {
         let buffer = buffer
-        task = Task {
+        task = Task(executorPreference: OwnThreadsExecutor.shared) {
             do {
                 for try await element in stream { buffer.push(.element(element)) }
                 buffer.push(.end(.success(())))
