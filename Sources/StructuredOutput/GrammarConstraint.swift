@@ -20,6 +20,11 @@ package final class GrammarConstraint: TokenConstraint {
     private var depthStates: [GrammarState]      // (longest token + 1) scratch of `mask`
     private var depthNames: [(from: Int16, cleared: UInt8, byte: UInt8)]  // (longest token + 1) scratch of `mask`
     private var names = MemberNames()
+    /// Whether a token must leave room to finish the document within the remaining budget (the
+    /// default). Off where the budget cannot hold even the shortest document: the output then
+    /// follows the grammar until it completes or the budget runs out (finish reason length), as
+    /// a reply cut by `max_tokens` does.
+    package var finishesWithinBudget = true
 
     package init(grammar: Grammar, tokenizer: Tokenizer) {
         self.grammar = grammar
@@ -43,7 +48,7 @@ package final class GrammarConstraint: TokenConstraint {
 
     package func allows(_ id: Int32, remaining: Int) -> Bool {
         guard id >= 0, Int(id) < trie.vocabularySize else { return false }
-        let budget = remaining - 1
+        let budget = finishesWithinBudget ? remaining - 1 : Int.max
         return (try? grammar.withStepper { g in
             if tokenizer.isEndOfGeneration(id) { return g.minimumBytesToFinish(state) == 0 }
             let piece = tokenizer.pieceBytes(id, renderSpecial: false)
@@ -100,7 +105,7 @@ package final class GrammarConstraint: TokenConstraint {
             masksComputed += 1
             maskSeconds += (clock.now - started).seconds
         }
-        let budget = remaining - 1
+        let budget = finishesWithinBudget ? remaining - 1 : Int.max
         let tight = budget < grammar.costBound
         if try allowedTokens(budget: budget, tight: tight) {
             for id in trie.endOfGeneration { allowed[Int(id)] = true }

@@ -142,6 +142,11 @@ package enum TextCore {
         if bareCall && !isCancelled() {
             let grammar = try Grammar(schema: plan.callTools.callSchema, prefix: .none, options: plan.grammarOptions)
             let call = GrammarConstraint(grammar: grammar, tokenizer: tokenizer)
+            // The first pass could end at any point (free text), so its budget was never checked
+            // against a call's: a call that cannot fit runs until the budget ends, like a reply
+            // cut short, rather than refusing every token.
+            let available = min(plan.options.maxTokens, session.contextLength - plan.prompt.count + 1)
+            call.finishesWithinBudget = call.minimumBytesToFinish <= available
             var again = try Generator(session: session, options: plan.options).run(prompt: plan.prompt, constraint: call,
                                                                                   isCancelled: isCancelled)
             again.text = ToolRegistry.callOpen + "\n" + again.text

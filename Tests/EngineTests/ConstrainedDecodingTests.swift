@@ -161,6 +161,27 @@ import TextGeneration
         #expect(n.allows(quote, remaining: 100))
     }
 
+    @Test func `a constraint that need not finish within the budget still follows the grammar`() throws {
+        let model = try Self.model()
+        let schema = try JSONSchema(json: #"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}"#)
+        let c = GrammarConstraint(grammar: try Grammar(schema: schema), tokenizer: model.tokenizer)
+        let vocab = model.config.vocabularySize
+        let logits = UnsafeMutablePointer<Float>.allocate(capacity: vocab)
+        defer { logits.deallocate() }
+        // Two tokens cannot hold {"city":""}: the default refuses every token.
+        logits.update(repeating: 0, count: vocab)
+        #expect(throws: EngineError.noAllowedToken(afterTokens: 0)) { try c.mask(logits, count: vocab, remaining: 2) }
+        c.finishesWithinBudget = false
+        logits.update(repeating: 0, count: vocab)
+        try c.mask(logits, count: vocab, remaining: 2)
+        let allowed = (0..<vocab).filter { logits[$0] == 0 }
+        #expect(!allowed.isEmpty)
+        // The same tokens as with room to finish: only the budget check is off.
+        let roomy = (0..<vocab).filter { c.allows(Int32($0), remaining: 100) }
+        #expect(allowed == roomy)
+        #expect(allowed.allSatisfy { c.allows(Int32($0), remaining: 2) })
+    }
+
     @Test func `a budget too small for the shortest document is a typed error`() throws {
         let model = try Self.model()
         let schema = try JSONSchema(json: #"{"type":"array","items":{"type":"string","minLength":10},"minItems":3}"#)
