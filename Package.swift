@@ -47,8 +47,8 @@ let package = Package(
         .target(name: "OnDevice", dependencies: ["Speech", "TextGeneration", "Tools", "StructuredOutput", "EngineSupport", "Runtime", "Retrieval", "Audio", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Photos"]),
         .executableTarget(name: "ondevice", dependencies: ["Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Audio", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
-        .target(name: "Server", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Models", "ModelStore", "Tokenizers", "Audio"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "ModelStore", "Models", "TestSupport"]),
+        .target(name: "Server", dependencies: ["Platform", "CKernels", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Models", "ModelStore", "Tokenizers", "Audio"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "ModelStore", "Models", "Server", "TestSupport"]),
         // The engine, split by concern (every door reaches text generation through TextCore):
         // compute threads, cancellation, gates and the seeded generator, below everything that runs
         // models; JSON, JSON Schema and the grammars that hold decoding to them; tools and their

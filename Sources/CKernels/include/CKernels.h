@@ -5,6 +5,7 @@
 #include "od_encoder.h"
 #include "od_sha256.h"
 #include "od_writeback.h"
+#include "od_heap.h"
 #include "od_gemm.h"
 #include "od_gemm_rows.h"
 #include "od_gemm_i16.h"
