@@ -138,6 +138,9 @@ package actor Residency {
     package var budget: Int { state.budget }
     package var usedBytes: Int { state.usedBytes }
 
+    /// The models loaded now (benchmarks inspect their sessions).
+    package var residentModels: [any ResidentModel] { Array(models.values) }
+
     /// What is resident, least recently used first.
     package func snapshot() -> ResidencySnapshot {
         let now = clock.now
