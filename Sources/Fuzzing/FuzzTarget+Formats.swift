@@ -45,6 +45,17 @@ extension FuzzTarget {
             for tensor in model.initializers.values { consume(try? tensor.int64s(in: region.bytes)) }
             consume(model.nodes.count)
         },
+        FuzzTarget("tflite", "TFLite flatbuffer: subgraphs, tensors, operators and options; every constant read", maxLength: 16 * 1024) { bytes in
+            let region = MappedRegion(copying: bytes, name: "fuzz.tflite")
+            guard let model = try? TFLiteModel(region: region) else { return }
+            for graph in model.subgraphs {
+                for tensor in graph.tensors where tensor.data != nil {
+                    consume(try? model.floats(tensor))
+                    consume(try? model.int32s(tensor))
+                }
+                consume(graph.operators.map(\.options))
+            }
+        },
         FuzzTarget("torch", "PyTorch checkpoints, zip and legacy pickle layouts; every tensor read", maxLength: 64 * 1024) { bytes in
             guard let checkpoint = try? TorchCheckpoint(data: Array(bytes)) else { return }
             consume(readEvery(checkpoint.names) { try? checkpoint.tensor($0) })
