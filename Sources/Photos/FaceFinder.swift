@@ -29,4 +29,19 @@ package enum FaceFinder {
             throw .model(file: path, error: error)
         }
     }
+
+    /// As `detect(fileAt:)`, then the main face's mesh and eye aspect ratios (`FaceAnalysis`) and
+    /// the sharpness of the largest face box.
+    package static func analyze(fileAt path: String, detector: BlazeFace, mesh: FaceMesh, threads: Int) throws(PhotosError)
+        -> (width: Int, height: Int, faces: [FaceDetection], analysis: FaceAnalysis?, sharpness: Double?) {
+        let image: RGBImage
+        do { image = try ImageDecoder().decode(fileAt: path).image } catch { throw .image(error) }
+        do {
+            let faces = try detect(in: image, model: detector, threads: threads)
+            let analysis = try FaceAnalysis.analyze(image, detections: faces, mesh: mesh, threads: threads)
+            return (image.width, image.height, faces, analysis, FaceAnalysis.faceSharpness(image, detections: faces))
+        } catch {
+            throw .model(file: path, error: error)
+        }
+    }
 }

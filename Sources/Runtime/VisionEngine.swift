@@ -12,10 +12,12 @@ package struct VisionEngine: ModelEngine {
 
     package func loader(for entry: CatalogEntry, in directory: String, options: LoadOptions) throws(RuntimeError) -> any ResidentModelLoading {
         if let file = entry.files.first(where: { $0.name.hasSuffix(".tflite") }) {
-            guard file.name == "face_detection_short_range.tflite" else {
-                throw .load(modelId: entry.id, reason: "\(file.name): only the BlazeFace short-range detector runs in this build")
+            switch file.name {
+            case "face_detection_short_range.tflite": return FaceDetectorLoader(modelId: entry.id, path: directory + "/" + file.name)
+            case "face_landmark.tflite": return FaceMeshLoader(modelId: entry.id, path: directory + "/" + file.name)
+            default:
+                throw .load(modelId: entry.id, reason: "\(file.name): only the BlazeFace detector and the face mesh run in this build")
             }
-            return FaceDetectorLoader(modelId: entry.id, path: directory + "/" + file.name)
         }
         return try typedLoader(for: entry, in: directory, options: options)
     }
@@ -113,6 +115,48 @@ package final class ResidentFaceDetector: ResidentModel {
     package let model: BlazeFace
 
     package init(model: BlazeFace) { self.model = model }
+
+    package var residentBytes: Int { model.residentBytes }
+}
+
+/// Loads the face mesh for the residency cache (as `FaceDetectorLoader`: f16 weights widened to f32).
+package struct FaceMeshLoader: ResidentModelLoading {
+    package let modelId: String
+    package let path: String
+
+    package var kind: ModelKind { .vision }
+
+    /// Floats of the largest activation pair one 192 × 192 crop needs (96 × 96 × 32 at most,
+    /// with room for the stem's im2col rows).
+    static let activationFloats = 2 * 96 * 96 * 32 + 96 * 96 * 9 * 3
+
+    package init(modelId: String, path: String) {
+        self.modelId = modelId
+        self.path = path
+    }
+
+    package func estimate() throws(RuntimeError) -> MemoryEstimate {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let bytes = (attributes?[.size] as? NSNumber)?.intValue else {
+            throw .load(modelId: modelId, reason: "cannot read \(path)")
+        }
+        return MemoryEstimate(weightBytes: 2 * bytes, scratchBytes: Self.activationFloats * MemoryLayout<Float>.size)
+    }
+
+    package func load() async throws(RuntimeError) -> ResidentFaceMesh {
+        do {
+            return ResidentFaceMesh(model: try FaceMesh(path: path))
+        } catch {
+            throw .load(modelId: modelId, reason: "\(error)")
+        }
+    }
+}
+
+/// The face mesh held by the residency cache: immutable, so any number of ops run it at once.
+package final class ResidentFaceMesh: ResidentModel {
+    package let model: FaceMesh
+
+    package init(model: FaceMesh) { self.model = model }
 
     package var residentBytes: Int { model.residentBytes }
 }
