@@ -96,6 +96,33 @@ import TestSupport
         }
     }
 
+    @Test func `mutated BlazeFace files compile and run, or fail with typed errors`() throws {
+        let path = try #require(TestModels.path("face_detection_short_range.tflite"),
+                                "run scripts/fetch-models.py mediapipe-face-detection-short")
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var rng = SeededGenerator(seed: 22)
+        var ran = 0, refused = 0
+        for round in 0..<200 {
+            var bytes = original
+            // Half the rounds hit the first 4 KB, where the flatbuffer's tables and vtables start.
+            let span = round % 2 == 0 ? 4096 : bytes.count
+            for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                bytes[Int.random(in: 0..<span, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            let region = bytes.withUnsafeBytes { MappedRegion(copying: $0, name: "mutated.tflite") }
+            do {
+                let graph = try TFLiteGraph(model: try TFLiteModel(region: region))
+                let input = [Float](repeating: 0.5, count: graph.shapes[graph.input].reduce(1, *))
+                _ = try graph.run(input, threads: 1)
+                ran += 1
+            } catch {
+                refused += 1
+            }
+        }
+        print("mutated BlazeFace: \(ran) ran, \(refused) refused with typed errors")
+        #expect(ran + refused == 200 && ran > 0 && refused > 0)
+    }
+
     /// BlazeFace short range on MediaPipe's own input tensors (the warped uint8 images through the
     /// [-1, 1] value table): regressors and classificator logits against MediaPipe's raw outputs.
     /// Other TFLite kernel sets move them by up to 1.5e-4 / 6.7e-4 (README, tolerances.json).

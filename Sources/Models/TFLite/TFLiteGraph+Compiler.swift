@@ -11,6 +11,8 @@ extension TFLiteGraph {
         var steps: [Step] = []
         var constants: [Int: [Float]] = [:]
         var available: Set<Int>
+        /// Values of all activations so far (a bound on what one run can allocate).
+        var totalActivation = 0
 
         init(model: TFLiteModel, graph: TFLiteSubgraph) {
             self.model = model
@@ -31,7 +33,11 @@ extension TFLiteGraph {
             guard graph.tensors[output].type == .float32, !graph.tensors[output].isQuantized else {
                 throw fail("output '\(graph.tensors[output].name)' is \(graph.tensors[output].type), only FLOAT32 is computed")
             }
-            guard outShape.reduce(1, *) <= TFLiteGraph.maxActivation else { throw fail("output of \(outShape) is too large") }
+            guard outShape.allSatisfy({ $0 > 0 }) || builtin == .dequantize, outShape.reduce(1, *) <= TFLiteGraph.maxActivation else {
+                throw fail("output of shape \(outShape) is empty or too large")
+            }
+            totalActivation += outShape.reduce(1, *)
+            guard totalActivation <= TFLiteGraph.maxTotalActivation else { throw fail("the graph's activations exceed \(TFLiteGraph.maxTotalActivation) values") }
 
             /// Input `i` as an activation or constant this engine can read.
             func operand(_ i: Int) throws(ModelError) -> Int {
@@ -84,6 +90,9 @@ extension TFLiteGraph {
                 let (window, outH, outW) = try Self.window(kernel: ws[1], stride: conv.strideH, padding: conv.padding,
                                                            height: xs[1], width: xs[2], fail: fail)
                 try expect([1, outH, outW, outChannels])
+                guard ws[1] == 1 || outH * outW * ws[1] * ws[2] * xs[3] <= TFLiteGraph.maxActivation else {
+                    throw fail("im2col rows of \(outH * outW) x \(ws[1] * ws[2] * xs[3]) values are too large")
+                }
                 let clamp = try Self.clamp(conv.activation, fail: fail)
                 steps.append(depthwise
                     ? .depthwise(input: x, output: output, weight: weight, bias: bias, window: window, clamp: clamp)

@@ -31,6 +31,8 @@ package final class TFLiteGraph: Sendable {
 
     /// Largest activation this engine allocates (elements); a graph declaring more is refused.
     static let maxActivation = 1 << 26
+    /// Largest sum of all activations of a graph (elements); BlazeFace needs about 2.5 million.
+    static let maxTotalActivation = 1 << 28
 
     let tensorNames: [String]
     /// Declared shape of every tensor.
@@ -61,6 +63,10 @@ package final class TFLiteGraph: Sendable {
             throw .invalidHyperparameter(key: "subgraph inputs", value: "\(graph.inputs.count) (one image input expected)")
         }
         input = graph.inputs[0]
+        let inputShape = graph.tensors[input].shape
+        guard inputShape.allSatisfy({ $0 > 0 }), inputShape.reduce(1, *) <= Self.maxActivation, graph.tensors[input].type == .float32 else {
+            throw .shapeMismatch(tensor: graph.tensors[input].name, expected: [], found: inputShape)
+        }
         outputs = graph.outputs
         var compiler = Compiler(model: model, graph: graph)
         for (index, op) in graph.operators.enumerated() {
