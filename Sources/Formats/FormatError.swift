@@ -63,6 +63,9 @@ package enum FormatError: Error, Sendable, Equatable {
     case wrongWireType(field: String, expected: UInt8?, found: UInt8, offset: Int)
     /// A protobuf varint longer than 10 bytes, or a field key with field number 0.
     case malformedVarint(field: String, offset: Int)
+    /// An index stored in the file (a tensor, buffer or operator code number) that names nothing:
+    /// `count` things exist.
+    case indexOutOfRange(field: String, index: Int, count: Int)
 }
 
 extension FormatError: CustomStringConvertible {
@@ -104,6 +107,7 @@ extension FormatError: CustomStringConvertible {
         case let .wrongWireType(field, expected, found, offset):
             "\(field): wire type \(found) at offset \(offset)" + (expected.map { ", expected \($0)" } ?? " is not a protobuf wire type")
         case let .malformedVarint(field, offset): "\(field): malformed varint at offset \(offset)"
+        case let .indexOutOfRange(field, index, count): "\(field): index \(index) out of range (\(count) exist)"
         }
     }
 }

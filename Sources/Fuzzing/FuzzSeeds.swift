@@ -27,6 +27,7 @@ package enum FuzzSeeds {
         seeds["safetensors"] = [safetensors()]
         seeds["onnx"] = [onnx()]
         seeds["torch"] = [legacyPickle()]
+        seeds["tflite"] = [tflite()]
         seeds["ctranslate2"] = [ctranslate2()]
         let clip = AudioClip(samples: (0..<800).map { Float(sin(Double($0) * 0.05)) * 0.5 }, sampleRate: 8000)
         seeds["wav"] = [WAVFile.encode(clip), WAVFile.encode(clip, format: .float32)]
@@ -169,6 +170,25 @@ package enum FuzzSeeds {
     }
 
     /// CTranslate2 model.bin, version 6: spec, two variables (float32 and int8) and an alias.
+    /// ADD with a FLOAT16 constant, then CONV_2D with its options and an omitted bias.
+    static func tflite() -> [UInt8] {
+        var w = TFLiteWriter()
+        let add = w.addOpcode(0), conv = w.addOpcode(3)
+        let half = w.addBuffer(halves: [0.5, -1]), kernel = w.addBuffer(floats: [2, 3])
+        let x = w.addTensor(.init(name: "x", shape: [1, 2, 2, 2]))
+        let c = w.addTensor(.init(name: "c", shape: [2], type: 1, buffer: half))
+        let y = w.addTensor(.init(name: "y", shape: [1, 2, 2, 2]))
+        let k = w.addTensor(.init(name: "k", shape: [1, 1, 1, 2], buffer: kernel))
+        let z = w.addTensor(.init(name: "z", shape: [1, 2, 2, 1]))
+        w.inputs = [x]
+        w.outputs = [z]
+        w.operators = [
+            .init(opcodeIndex: add, inputs: [x, c], outputs: [y], optionsType: 11, options: [.int8(1)]),
+            .init(opcodeIndex: conv, inputs: [y, k, -1], outputs: [z], optionsType: 1, options: [.int8(0), .int32(1), .int32(1), .int8(0)]),
+        ]
+        return w.bytes()
+    }
+
     static func ctranslate2() -> [UInt8] {
         var out: [UInt8] = []
         func u32(_ v: UInt32) { out += withUnsafeBytes(of: v.littleEndian) { Array($0) } }

@@ -45,6 +45,21 @@ extension FuzzTarget {
             for tensor in model.initializers.values { consume(try? tensor.int64s(in: region.bytes)) }
             consume(model.nodes.count)
         },
+        FuzzTarget("tflite", "TFLite flatbuffer: subgraphs, tensors, operators and options; every constant read; the graph compiled and run when small", maxLength: 16 * 1024) { bytes in
+            let region = MappedRegion(copying: bytes, name: "fuzz.tflite")
+            guard let model = try? TFLiteModel(region: region) else { return }
+            for graph in model.subgraphs {
+                for tensor in graph.tensors where tensor.data != nil {
+                    consume(try? model.floats(tensor))
+                    consume(try? model.int32s(tensor))
+                }
+                consume(graph.operators.map(\.options))
+            }
+            // A file that reads may still not compile; one that compiles runs on a small input.
+            guard let compiled = try? TFLiteGraph(model: model), compiled.shapes[compiled.input].reduce(1, *) <= 1 << 16,
+                  compiled.largestActivation <= 1 << 20 else { return }
+            consume(try? compiled.run([Float](repeating: 0.5, count: compiled.shapes[compiled.input].reduce(1, *)), threads: 1))
+        },
         FuzzTarget("torch", "PyTorch checkpoints, zip and legacy pickle layouts; every tensor read", maxLength: 64 * 1024) { bytes in
             guard let checkpoint = try? TorchCheckpoint(data: Array(bytes)) else { return }
             consume(readEvery(checkpoint.names) { try? checkpoint.tensor($0) })

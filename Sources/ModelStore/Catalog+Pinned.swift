@@ -161,5 +161,32 @@ extension Catalog {
                           sha256: "579344248a93e23026e6b78f1f6faf0bc1d282386f6c881cdbaacd49cabf77db",
                           sourcePath: "efficientnet-lite0-57934424.pth"),
             ]),
+        .huggingFace(
+            id: "mediapipe-face-detection-short", kind: .vision,
+            license: "Apache-2.0 (package METADATA License field: Apache 2.0; classifier OSI Approved :: Apache Software License)",
+            repo: "google-ai-edge/mediapipe", revision: "v0.10.21", variant: "face-detection-short",
+            files: [
+                ModelFile(name: "face_detection_short_range.tflite", bytes: 229714,
+                          sha256: "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8",
+                          sourcePath: "mediapipe/modules/face_detection/face_detection_short_range.tflite"),
+            ]),
+        .huggingFace(
+            id: "mediapipe-face-landmark", kind: .vision,
+            license: "Apache-2.0 (package METADATA License field: Apache 2.0; classifier OSI Approved :: Apache Software License)",
+            repo: "google-ai-edge/mediapipe", revision: "v0.10.21", variant: "face-landmark",
+            files: [
+                ModelFile(name: "face_landmark.tflite", bytes: 1242398,
+                          sha256: "1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814",
+                          sourcePath: "mediapipe/modules/face_landmark/face_landmark.tflite"),
+            ]),
+        .huggingFace(
+            id: "mediapipe-selfie-segmentation", kind: .vision,
+            license: "Apache-2.0 (package METADATA License field: Apache 2.0; classifier OSI Approved :: Apache Software License)",
+            repo: "google-ai-edge/mediapipe", revision: "v0.10.21", variant: "selfie-segmentation",
+            files: [
+                ModelFile(name: "selfie_segmentation.tflite", bytes: 249505,
+                          sha256: "9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c",
+                          sourcePath: "mediapipe/modules/selfie_segmentation/selfie_segmentation.tflite"),
+            ]),
     ]
 }

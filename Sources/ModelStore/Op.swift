@@ -1,7 +1,7 @@
 /// The ops an app can call. The op → default model mapping lives here and only here: prefetch,
 /// the runtime's first-use download and the CLI all ask `defaultModelId`.
 package enum Op: String, Sendable, Equatable, Codable, CaseIterable {
-    case generate, chat, summarize, translate, proofread, transcribe, vad, embed, search, speak, classify
+    case generate, chat, summarize, translate, proofread, transcribe, vad, embed, search, speak, classify, faces
 
     /// Catalog id of the model this op runs on unless the caller picks another.
     package var defaultModelId: String {
@@ -12,6 +12,7 @@ package enum Op: String, Sendable, Equatable, Codable, CaseIterable {
         case .embed, .search: return "all-minilm-l6-v2"
         case .speak: return "piper-en_US-joe-medium"
         case .classify: return "efficientnet-lite0"
+        case .faces: return "mediapipe-face-detection-short"
         }
     }
 

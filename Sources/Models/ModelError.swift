@@ -37,6 +37,8 @@ package enum ModelError: Error, Sendable, Equatable {
     case emptyPhonemeIDs
     /// A phoneme id outside the voice's embedding table.
     case phonemeIDOutOfRange(id: Int, position: Int, vocabularySize: Int)
+    /// A graph operator this engine cannot run as the file gives it (`index` in execution order).
+    case unsupportedOperator(index: Int, op: String, reason: String)
 }
 
 extension ModelError: CustomStringConvertible {
@@ -60,6 +62,7 @@ extension ModelError: CustomStringConvertible {
         case .adapterEmpty: "the adapter has no lora_a/lora_b tensor pairs"
         case .emptyPhonemeIDs: "no phoneme ids to synthesize"
         case let .phonemeIDOutOfRange(id, position, size): "phoneme id \(id) at position \(position) is outside the voice's \(size) ids"
+        case let .unsupportedOperator(index, op, reason): "operator \(index) (\(op)): \(reason)"
         }
     }
 }

@@ -5,7 +5,7 @@ extension Capability {
     /// An operation an app can ask about before calling it (nested, so it never meets
     /// Foundation's `Operation`).
     public enum Operation: String, Sendable, Equatable, CaseIterable {
-        case generate, chat, summarize, translate, proofread, transcribe, detectSpeech, embed, search, speak
+        case generate, chat, summarize, translate, proofread, transcribe, detectSpeech, embed, search, speak, detectFaces
 
         var op: Op {
             switch self {
@@ -19,6 +19,7 @@ extension Capability {
             case .embed: .embed
             case .search: .search
             case .speak: .speak
+            case .detectFaces: .faces
             }
         }
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ModelStore
 import Photos
 import Runtime
 
@@ -79,15 +80,28 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// Groups the photos under `directory` into bursts and ranks each burst, sharpest first.
+    /// When the face models are installed, a burst showing faces is ranked by the sharpness of its
+    /// faces, and frames whose main face has its eyes closed rank lower; the reasons say so.
     /// `progress(done, total)` is called as files are decoded (from any thread).
     public func cull(directory: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PhotoCullResult {
         let service = feature.service, threads = threads
-        let report = try await Self.offPool {
-            let paths = try PhotoFolder.imagePaths(in: directory.path)
-            let report = try PhotoCuller(service: service).cull(paths, threads: threads, progress: progress)
-            try service.saveCache()
-            return report
+        let leases = await faceLeases()
+        let faceModels = leases.map { FaceModels(detector: $0.0.model.model, mesh: $0.1.model.model) }
+        let report: CullReport
+        do {
+            report = try await Self.offPool {
+                let paths = try PhotoFolder.imagePaths(in: directory.path)
+                let report = try PhotoCuller(service: service, faceModels: faceModels).cull(paths, threads: threads, progress: progress)
+                try service.saveCache()
+                return report
+            }
+        } catch {
+            await leases?.0.release()
+            await leases?.1.release()
+            throw error
         }
+        await leases?.0.release()
+        await leases?.1.release()
         let bursts = report.groups.map { g in
             PhotoBurst(files: g.files.map { URL(fileURLWithPath: $0.path) }, pick: URL(fileURLWithPath: g.pick),
                        reasons: g.files.map(\.reason))
@@ -107,6 +121,20 @@ public final class PhotoLibrary: Sendable {
             return try PhotoSearch.nearest(to: query.descriptor, queryPath: image.standardizedFileURL.path, among: candidates, k: count)
                 .map { SimilarPhoto(url: URL(fileURLWithPath: $0.path), similarity: $0.similarity) }
         }
+    }
+
+    /// The face detector and mesh when both are installed and fit (culling never downloads them).
+    func faceLeases() async -> (EngineLease<ResidentFaceDetector>, EngineLease<ResidentFaceMesh>)? {
+        let meshId = "mediapipe-face-landmark"
+        guard (try? await runtime.capability(.faces))?.status == .ready,
+              (try? await runtime.capabilities.capability(modelId: meshId, options: LoadOptions()))?.status == .ready,
+              let detector = try? await runtime.lease(ResidentFaceDetector.self, modelId: Op.faces.defaultModelId, options: LoadOptions())
+        else { return nil }
+        guard let mesh = try? await runtime.lease(ResidentFaceMesh.self, modelId: meshId, options: LoadOptions()) else {
+            await detector.release()
+            return nil
+        }
+        return (detector, mesh)
     }
 
     static func backend(_ capability: PhotoSimilarityCapability) -> PhotoBackend {

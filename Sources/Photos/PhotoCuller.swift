@@ -24,14 +24,18 @@ package struct CullReport: Sendable {
 }
 
 /// Decodes a folder's photos in parallel, groups them into bursts (`BurstGrouping`) and ranks
-/// each burst by `FrameQuality.score` (sharpness discounted by clipping), best first.
+/// each burst by `FrameQuality.score` (sharpness discounted by clipping), best first. With face
+/// models, a burst in which any frame shows a face is ranked by its faces instead
+/// (`FaceFacts.score`: the face box's sharpness, discounted when the eyes look closed).
 package struct PhotoCuller: Sendable {
     package let service: PhotoSimilarityService
     package var maxGapSeconds: Double
+    package var faceModels: FaceModels?
 
-    package init(service: PhotoSimilarityService, maxGapSeconds: Double = 2.0) {
+    package init(service: PhotoSimilarityService, maxGapSeconds: Double = 2.0, faceModels: FaceModels? = nil) {
         self.service = service
         self.maxGapSeconds = maxGapSeconds
+        self.faceModels = faceModels
     }
 
     package func cull(_ paths: [String], threads: Int,
@@ -54,9 +58,59 @@ package struct PhotoCuller: Sendable {
         }
         let grouping = BurstGrouping(maxGapSeconds: maxGapSeconds, threshold: service.backend.sameSceneThreshold)
         let groups = try grouping.groups(frames).map { indices in
-            Self.rank(indices.map { frames[$0] })
+            let members = indices.map { frames[$0] }
+            return Self.rank(members, faces: members.count > 1 ? faceFacts(members.map(\.path), threads: threads) : [:])
         }
         return CullReport(groups: groups, failures: failures, capability: capability)
+    }
+
+    /// Face facts of a burst's frames (none without face models; a frame that cannot be decoded
+    /// again or run is left out and ranks by its frame quality).
+    func faceFacts(_ paths: [String], threads: Int) -> [String: FaceFacts] {
+        guard let models = faceModels else { return [:] }
+        var facts: [String: FaceFacts] = [:]
+        for path in paths {
+            guard let image = try? ImageDecoder().decode(fileAt: path).image,
+                  let f = try? FaceFacts.of(image, detector: models.detector, mesh: models.mesh, threads: threads) else { continue }
+            facts[path] = f
+        }
+        return facts
+    }
+
+    /// Orders a burst best first and says why: by faces when any frame has one (face score, then
+    /// frame score, then path; frames without faces last), else by frame quality.
+    static func rank(_ members: [(path: String, facts: PhotoFacts)], faces: [String: FaceFacts]) -> CullReport.Group {
+        guard members.count > 1, members.contains(where: { (faces[$0.path]?.faces ?? 0) > 0 }) else { return rank(members) }
+        func key(_ path: String) -> Double { (faces[path]?.faces ?? 0) > 0 ? faces[path]?.score ?? 0 : -1 }
+        let ordered = members.sorted {
+            let a = key($0.path), b = key($1.path)
+            if a != b { return a > b }
+            let qa = $0.facts.quality, qb = $1.facts.quality
+            if qa.score != qb.score { return qa.score > qb.score }
+            return $0.path < $1.path
+        }
+        let files = ordered.enumerated().map { rank, m -> CullReport.Frame in
+            let q = m.facts.quality
+            var reason: String
+            if let f = faces[m.path], f.faces > 0 {
+                reason = String(format: "face sharpness %.1f", f.sharpness ?? 0)
+                if let ear = f.eyeAspectRatio {
+                    reason += f.eyesClosed ? String(format: ", eyes look closed (EAR %.2f), ranked down", ear)
+                                           : String(format: ", eyes open (EAR %.2f)", ear)
+                }
+            } else {
+                reason = "no face found"
+            }
+            reason += String(format: "; sharpness %.1f, clipped %.1f%%", q.sharpness, q.clipping * 100)
+            if rank == 0 {
+                let closedElsewhere = ordered.dropFirst().contains { faces[$0.path]?.eyesClosed == true }
+                reason = "sharpest face of \(ordered.count)" + (closedElsewhere ? " with eyes open" : "") + "; " + reason
+            } else {
+                reason = "rank \(rank + 1) of \(ordered.count); " + reason
+            }
+            return CullReport.Frame(path: m.path, quality: q, captureTime: m.facts.captureText, reason: reason)
+        }
+        return CullReport.Group(files: files)
     }
 
     /// Orders a burst best first (score, then sharpness, then path) and says why.

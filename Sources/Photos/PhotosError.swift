@@ -1,4 +1,5 @@
 import Imaging
+import Models
 
 /// What can go wrong describing, comparing and culling photos.
 package enum PhotosError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -14,6 +15,8 @@ package enum PhotosError: Error, Sendable, Equatable, CustomStringConvertible {
     case cache(path: String, reason: String)
     /// The folder to scan does not exist or is not a directory.
     case notADirectory(path: String)
+    /// A model refused its input or could not run (`file` is the photo it was given).
+    case model(file: String, error: ModelError)
 
     package var description: String {
         switch self {
@@ -23,6 +26,7 @@ package enum PhotosError: Error, Sendable, Equatable, CustomStringConvertible {
         case .superseded(let g, let current): return "result of backend generation \(g) dropped (now \(current))"
         case .cache(let path, let reason): return "\(path): descriptor cache: \(reason)"
         case .notADirectory(let path): return "\(path): not a directory"
+        case .model(let file, let error): return "\(file): \(error)"
         }
     }
 }

@@ -4,13 +4,22 @@ import Models
 import ModelStore
 
 /// Image models: EfficientNet-Lite0 from its PyTorch state dict (`efficientnet-lite0`), the
-/// network behind `classify` and the photo features' neural descriptors.
+/// network behind `classify` and the photo features' neural descriptors, and MediaPipe's
+/// BlazeFace face detector from its TFLite file (`mediapipe-face-detection-short`).
 package struct VisionEngine: ModelEngine {
     package init() {}
     package var kind: ModelKind { .vision }
 
     package func loader(for entry: CatalogEntry, in directory: String, options: LoadOptions) throws(RuntimeError) -> any ResidentModelLoading {
-        try typedLoader(for: entry, in: directory, options: options)
+        if let file = entry.files.first(where: { $0.name.hasSuffix(".tflite") }) {
+            switch file.name {
+            case "face_detection_short_range.tflite": return FaceDetectorLoader(modelId: entry.id, path: directory + "/" + file.name)
+            case "face_landmark.tflite": return FaceMeshLoader(modelId: entry.id, path: directory + "/" + file.name)
+            default:
+                throw .load(modelId: entry.id, reason: "\(file.name): only the BlazeFace detector and the face mesh run in this build")
+            }
+        }
+        return try typedLoader(for: entry, in: directory, options: options)
     }
 
     package func typedLoader(for entry: CatalogEntry, in directory: String, options: LoadOptions) throws(RuntimeError) -> EfficientNetLoader {
@@ -64,4 +73,90 @@ package final class ResidentVisionModel: ResidentModel {
     package init(model: EfficientNetLite0) { self.model = model }
 
     package var residentBytes: Int { model.residentBytes + EfficientNetLoader.activationFloats * MemoryLayout<Float>.size }
+}
+
+/// Loads BlazeFace for the residency cache: the TFLite file is read, its float16 weights widened
+/// to f32 and the mapping released, so the estimate is twice the file (the f16 weights as f32)
+/// plus one image's activations.
+package struct FaceDetectorLoader: ResidentModelLoading {
+    package let modelId: String
+    package let path: String
+
+    package var kind: ModelKind { .vision }
+
+    /// Floats of the largest activation pair one 128 × 128 image needs (64 × 64 × 24 at most,
+    /// with room for the stem's im2col rows).
+    static let activationFloats = 2 * 64 * 64 * 32 + 64 * 64 * 25 * 3
+
+    package init(modelId: String, path: String) {
+        self.modelId = modelId
+        self.path = path
+    }
+
+    package func estimate() throws(RuntimeError) -> MemoryEstimate {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let bytes = (attributes?[.size] as? NSNumber)?.intValue else {
+            throw .load(modelId: modelId, reason: "cannot read \(path)")
+        }
+        return MemoryEstimate(weightBytes: 2 * bytes, scratchBytes: Self.activationFloats * MemoryLayout<Float>.size)
+    }
+
+    package func load() async throws(RuntimeError) -> ResidentFaceDetector {
+        do {
+            return ResidentFaceDetector(model: try BlazeFace(path: path))
+        } catch {
+            throw .load(modelId: modelId, reason: "\(error)")
+        }
+    }
+}
+
+/// BlazeFace held by the residency cache: immutable, so any number of ops run it at once.
+package final class ResidentFaceDetector: ResidentModel {
+    package let model: BlazeFace
+
+    package init(model: BlazeFace) { self.model = model }
+
+    package var residentBytes: Int { model.residentBytes }
+}
+
+/// Loads the face mesh for the residency cache (as `FaceDetectorLoader`: f16 weights widened to f32).
+package struct FaceMeshLoader: ResidentModelLoading {
+    package let modelId: String
+    package let path: String
+
+    package var kind: ModelKind { .vision }
+
+    /// Floats of the largest activation pair one 192 × 192 crop needs (96 × 96 × 32 at most,
+    /// with room for the stem's im2col rows).
+    static let activationFloats = 2 * 96 * 96 * 32 + 96 * 96 * 9 * 3
+
+    package init(modelId: String, path: String) {
+        self.modelId = modelId
+        self.path = path
+    }
+
+    package func estimate() throws(RuntimeError) -> MemoryEstimate {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let bytes = (attributes?[.size] as? NSNumber)?.intValue else {
+            throw .load(modelId: modelId, reason: "cannot read \(path)")
+        }
+        return MemoryEstimate(weightBytes: 2 * bytes, scratchBytes: Self.activationFloats * MemoryLayout<Float>.size)
+    }
+
+    package func load() async throws(RuntimeError) -> ResidentFaceMesh {
+        do {
+            return ResidentFaceMesh(model: try FaceMesh(path: path))
+        } catch {
+            throw .load(modelId: modelId, reason: "\(error)")
+        }
+    }
+}
+
+/// The face mesh held by the residency cache: immutable, so any number of ops run it at once.
+package final class ResidentFaceMesh: ResidentModel {
+    package let model: FaceMesh
+
+    package init(model: FaceMesh) { self.model = model }
+
+    package var residentBytes: Int { model.residentBytes }
 }

@@ -49,7 +49,19 @@ enum PhotosCommand {
             let bar = ProgressBar(label: "decoding")
             var culler = PhotoCuller(service: feature.service)
             culler.maxGapSeconds = try a.float("gap").map(Double.init) ?? culler.maxGapSeconds
-            let report = try culler.cull(paths, threads: threads) { done, total in bar.updateCount(done: done, total: total) }
+            // Bursts with faces rank by face sharpness and open eyes when both face models are installed.
+            let faces = await faceLeases()
+            culler.faceModels = faces.map { FaceModels(detector: $0.0.model.model, mesh: $0.1.model.model) }
+            let report: CullReport
+            do {
+                report = try culler.cull(paths, threads: threads) { done, total in bar.updateCount(done: done, total: total) }
+            } catch {
+                await faces?.0.release()
+                await faces?.1.release()
+                throw error
+            }
+            await faces?.0.release()
+            await faces?.1.release()
             bar.finishCount()
             try feature.service.saveCache()
             reportFailures(report.failures)
@@ -59,6 +71,20 @@ enum PhotosCommand {
         default:
             throw CLIError.unknownCommand("photos \(sub)")
         }
+    }
+
+    /// The face detector and mesh, leased from the runtime when both are installed and ready.
+    static func faceLeases() async -> (EngineLease<ResidentFaceDetector>, EngineLease<ResidentFaceMesh>)? {
+        guard let runtime = try? await RuntimeModels.runtime(),
+              (try? await runtime.capability(.faces))?.status == .ready,
+              (try? await runtime.capabilities.capability(modelId: "mediapipe-face-landmark", options: LoadOptions()))?.status == .ready,
+              let detector = try? await runtime.lease(ResidentFaceDetector.self, modelId: Op.faces.defaultModelId, options: LoadOptions())
+        else { return nil }
+        guard let mesh = try? await runtime.lease(ResidentFaceMesh.self, modelId: "mediapipe-face-landmark", options: LoadOptions()) else {
+            await detector.release()
+            return nil
+        }
+        return (detector, mesh)
     }
 
     /// The feature with the backend `--backend` (or `auto`) resolves to.

@@ -25,6 +25,7 @@ struct CatalogTests {
             .proofread: ("smollm2-135m-instruct-q4_1", .llm), .transcribe: ("whisper-tiny.en-ct2", .asr),
             .vad: ("silero-vad-v6", .vad), .embed: ("all-minilm-l6-v2", .embedding), .search: ("all-minilm-l6-v2", .embedding),
             .speak: ("piper-en_US-joe-medium", .tts), .classify: ("efficientnet-lite0", .vision),
+            .faces: ("mediapipe-face-detection-short", .vision),
         ]
         #expect(expected.count == Op.allCases.count)
         for op in Op.allCases {
