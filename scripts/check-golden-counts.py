@@ -30,7 +30,7 @@ GOLDEN_SUITES = [
     # IntegrationTests
     "LLMGoldenTests", "LoRAGoldenTests", "SyntheticArchitectureTests", "SpeechEmbeddingOpsTests", "CLITests",
     # VisionTests, PhotosTests, ImagingTests
-    "EfficientNetGoldenTests", "CullingGoldenTests", "NeuralBackendTests", "DecoderGoldenTests",
+    "EfficientNetGoldenTests", "ONNXGraphGoldenTests", "CullingGoldenTests", "NeuralBackendTests", "DecoderGoldenTests",
 ]
 
 LINE = re.compile(r"^golden: (\S+) checked (\d+) records$")
