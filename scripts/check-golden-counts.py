@@ -30,7 +30,7 @@ GOLDEN_SUITES = [
     # IntegrationTests
     "LLMGoldenTests", "LoRAGoldenTests", "SyntheticArchitectureTests", "SpeechEmbeddingOpsTests", "CLITests",
     # VisionTests, PhotosTests, ImagingTests
-    "EfficientNetGoldenTests", "ONNXGraphGoldenTests", "CullingGoldenTests", "NeuralBackendTests", "DecoderGoldenTests",
+    "EfficientNetGoldenTests", "ONNXGraphGoldenTests", "TextReaderGoldenTests", "CullingGoldenTests", "NeuralBackendTests", "DecoderGoldenTests",
 ]
 
 LINE = re.compile(r"^golden: (\S+) checked (\d+) records$")

@@ -14,6 +14,8 @@ package enum PhotosError: Error, Sendable, Equatable, CustomStringConvertible {
     case cache(path: String, reason: String)
     /// The folder to scan does not exist or is not a directory.
     case notADirectory(path: String)
+    /// Reading text in an image failed inside the models (`reason` names the graph node).
+    case recognition(reason: String)
 
     package var description: String {
         switch self {
@@ -23,6 +25,7 @@ package enum PhotosError: Error, Sendable, Equatable, CustomStringConvertible {
         case .superseded(let g, let current): return "result of backend generation \(g) dropped (now \(current))"
         case .cache(let path, let reason): return "\(path): descriptor cache: \(reason)"
         case .notADirectory(let path): return "\(path): not a directory"
+        case .recognition(let reason): return "text reading failed: \(reason)"
         }
     }
 }

@@ -38,6 +38,7 @@ let usage = """
       photos   index DIR | similar IMG --in DIR [--k N] | cull DIR [--json|--csv] [--gap SECONDS]  [--backend auto|perceptual|neural] [--threads N] [--cache DIR]
       photos   bench [--images N] [--width W --height H] [--backend B]   (images/s of index at 1 and 2 threads)
       classify IMG [--model PATH|ID] [--threads N] [--repeat N] [--json]
+      ocr      IMG [--threads N] [--json]   (text in an image: score, box corners, text per line)
       serve    [--host H] [--port P] [--api-key K] [--models ID,...] [--threads N] [--context N] [--load-test SECONDS [--clients N] [--model M]]
       help
 
@@ -81,6 +82,7 @@ func runCommand(_ args: [String]) async throws {
     case "serve": try await ServeCommand.run(rest)
     case "photos": try await PhotosCommand.run(rest)
     case "classify": try await ClassifyCommand.run(rest)
+    case "ocr": try await OCRCommand.run(rest)
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }
