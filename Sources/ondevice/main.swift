@@ -36,6 +36,7 @@ let usage = """
       ask      QUESTION [--k N] [--llm M] [--max-tokens N] [--json] [--index DIR] [--model E | --lexical]
       bench-embed [--model E] [--threads N] [--sentences N] [--vectors N,N] [--precision int16|float32] [--json]
       photos   index DIR | similar IMG --in DIR [--k N] | cull DIR [--json|--csv] [--gap SECONDS]  [--backend auto|perceptual|neural] [--threads N] [--cache DIR]
+      photos   index DIR --text (also read each photo's text) | search TEXT [--in DIR] [--k N] [--json]
       photos   bench [--images N] [--width W --height H] [--backend B]   (images/s of index at 1 and 2 threads)
       classify IMG [--model PATH|ID] [--threads N] [--repeat N] [--json]
       ocr      IMG [--threads N] [--json]   (text in an image: score, box corners, text per line)
