@@ -82,4 +82,33 @@ import Testing
         // The graph declares no outputs, so nothing is returned, but the node ran.
         #expect(out.isEmpty)
     }
+
+    @Test func `a crafted reshape to an enormous shape is an error naming the node, not a crash`() throws {
+        func varint(_ value: UInt64) -> [UInt8] {
+            var v = value, out: [UInt8] = []
+            while v >= 0x80 { out.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+            return out + [UInt8(v)]
+        }
+        func bytes(_ number: UInt64, _ payload: [UInt8]) -> [UInt8] { varint(number << 3 | 2) + varint(UInt64(payload.count)) + payload }
+        func text(_ number: UInt64, _ value: String) -> [UInt8] { bytes(number, Array(value.utf8)) }
+        // TensorProto { dims [2], data_type INT64, int64_data [2^40, 2^40] }
+        let tensor = varint(1 << 3) + varint(2) + varint(2 << 3) + varint(7) + bytes(7, varint(1 << 40) + varint(1 << 40))
+        let attribute = text(1, "value") + bytes(5, tensor)
+        let constant = text(2, "s") + text(3, "c") + text(4, "Constant") + bytes(5, attribute)
+        let reshape = text(1, "x") + text(1, "s") + text(2, "y") + text(3, "reshape_0") + text(4, "Reshape")
+        let graph = bytes(1, constant) + bytes(1, reshape) + bytes(11, text(1, "x")) + bytes(12, text(1, "y"))
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanup() }
+        let path = directory.file("reshape.onnx")
+        try Data([0x08, 7] + bytes(7, graph)).write(to: URL(fileURLWithPath: path))
+        let loaded = try ONNXGraph(path: path)
+        #expect(loaded.inputNames == ["x"] && loaded.outputNames == ["y"])
+        #expect(throws: ModelError.self) { try loaded.run(["x": GraphTensor(shape: [4], floats: [1, 2, 3, 4])], threads: 1) }
+        do {
+            _ = try loaded.run(["x": GraphTensor(shape: [4], floats: [1, 2, 3, 4])], threads: 1)
+        } catch {
+            guard case .invalidGraphValue(let node, _) = error else { Issue.record("\(error)"); return }
+            #expect(node == "reshape_0")
+        }
+    }
 }

@@ -25,6 +25,7 @@ enum GraphKernels {
         let ow = (w + s.padLeft + s.padRight - s.kernelW) / s.strideW + 1
         guard oh > 0, ow > 0 else { throw .invalidGraphValue(node: node, detail: "input \(h)x\(w) is smaller than the kernel") }
         let co = s.outChannels, pixels = oh * ow
+        _ = try checkedCount([n, co, oh, ow], node: node)
         var out = [Float](repeating: 0, count: n * co * pixels)
         let depthwise = s.group == c && s.groupInChannels == 1 && co == c
         guard s.group == 1 || depthwise else {
@@ -149,6 +150,8 @@ enum GraphKernels {
         let ow = (w - 1) * s.strideW - s.padLeft - s.padRight + s.kernelW
         guard oh > 0, ow > 0 else { throw .invalidGraphValue(node: node, detail: "empty output for input \(h)x\(w)") }
         let pixels = h * w, rows = s.outChannels * s.kernelH * s.kernelW
+        _ = try checkedCount([n, s.outChannels, oh, ow], node: node)
+        _ = try checkedCount([rows, pixels], node: node)
         var out = [Float](repeating: 0, count: n * s.outChannels * oh * ow)
         var cols = [Float](repeating: 0, count: rows * pixels)  // (co·kh·kw, h·w)
         for b in 0..<n {
@@ -253,7 +256,11 @@ enum GraphKernels {
         guard let factors = scales.floats, factors.count == 4, factors[0] == 1, factors[1] == 1, factors[2] > 0, factors[3] > 0 else {
             throw .unsupportedAttribute(node: node, attribute: "scales", value: "\(scales.floats ?? [])")
         }
+        guard factors[2] <= 64, factors[3] <= 64 else {
+            throw .unsupportedAttribute(node: node, attribute: "scales", value: "\(factors) (at most 64)")
+        }
         let oh = Int((Float(h) * factors[2]).rounded(.down)), ow = Int((Float(w) * factors[3]).rounded(.down))
+        _ = try checkedCount([n, c, oh, ow], node: node)
         var out = [Float](repeating: 0, count: n * c * oh * ow)
         let columns = (0..<ow).map { Swift.min(Int((Float($0) / factors[3]).rounded(.down)), w - 1) }
         for plane in 0..<(n * c) {

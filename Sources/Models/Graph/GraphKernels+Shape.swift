@@ -111,11 +111,11 @@ extension GraphKernels {
         guard let dims = target.integers else { throw .invalidGraphValue(node: node, detail: "shape input must be integers") }
         var shape = dims.enumerated().map { i, d in d == 0 && i < x.shape.count ? x.shape[i] : Int(clamping: d) }
         if let inferred = shape.firstIndex(of: -1) {
-            let known = shape.enumerated().filter { $0.offset != inferred }.map(\.element).reduce(1, *)
+            let known = try checkedCount(shape.enumerated().filter { $0.offset != inferred }.map(\.element), node: node)
             guard known > 0, x.count % known == 0 else { throw .invalidGraphValue(node: node, detail: "cannot reshape \(x.shape) to \(dims)") }
             shape[inferred] = x.count / known
         }
-        guard shape.allSatisfy({ $0 >= 0 }), shape.reduce(1, *) == x.count else {
+        guard try checkedCount(shape, node: node) == x.count else {
             throw .invalidGraphValue(node: node, detail: "cannot reshape \(x.shape) to \(dims)")
         }
         var out = x

@@ -87,8 +87,8 @@ extension GraphOp {
         func window(_ kernel: [Int]) throws(ModelError) -> (strides: [Int], pads: [Int]) {
             let strides = node.ints("strides") ?? [1, 1]
             let pads = node.ints("pads") ?? [0, 0, 0, 0]
-            guard kernel.count == 2, kernel.allSatisfy({ $0 > 0 }) else { throw refuse("kernel_shape", kernel) }
-            guard strides.count == 2, strides.allSatisfy({ $0 > 0 }) else { throw refuse("strides", strides) }
+            guard kernel.count == 2, kernel.allSatisfy({ $0 > 0 && $0 <= 64 }) else { throw refuse("kernel_shape", kernel) }
+            guard strides.count == 2, strides.allSatisfy({ $0 > 0 && $0 <= 64 }) else { throw refuse("strides", strides) }
             guard pads.count == 4, pads.allSatisfy({ $0 >= 0 && $0 < 64 }) else { throw refuse("pads", pads) }
             return (strides, pads)
         }

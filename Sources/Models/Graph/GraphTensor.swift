@@ -8,6 +8,9 @@ package struct GraphTensor: Sendable, Equatable {
         case integers([Int64])
     }
 
+    /// The most elements one value may hold (1 GiB of float32).
+    package static let maxElements = 1 << 28
+
     package var shape: [Int]
     package var storage: Storage
     package var isInt32 = false
@@ -38,6 +41,20 @@ package struct GraphTensor: Sendable, Equatable {
         if case .integers(let values) = storage { return values }
         return nil
     }
+}
+
+/// The element count of `shape`, or an error naming `node` when a dimension is negative or the
+/// count passes `GraphTensor.maxElements` (a crafted graph must not overflow or exhaust memory).
+func checkedCount(_ shape: [Int], node: String) throws(ModelError) -> Int {
+    var count = 1
+    for dim in shape {
+        let (product, overflow) = count.multipliedReportingOverflow(by: dim)
+        guard dim >= 0, !overflow, product <= GraphTensor.maxElements else {
+            throw .invalidGraphValue(node: node, detail: "shape \(shape) is negative or larger than \(GraphTensor.maxElements) elements")
+        }
+        count = product
+    }
+    return count
 }
 
 /// Row-major strides of `shape` (elements, not bytes).

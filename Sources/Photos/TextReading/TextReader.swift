@@ -35,7 +35,12 @@ package final class TextReader: Sendable {
 
     package init(detector: String, classifier: String, recogniser: String) throws(PhotosError) {
         func load(_ path: String, _ id: String) throws(PhotosError) -> ONNXGraph {
-            do { return try ONNXGraph(path: path) } catch { throw .backendUnavailable(name: id, reason: "\(path): \(error)") }
+            let graph: ONNXGraph
+            do { graph = try ONNXGraph(path: path) } catch { throw .backendUnavailable(name: id, reason: "\(path): \(error)") }
+            guard graph.inputNames.count == 1, !graph.outputNames.isEmpty else {
+                throw .backendUnavailable(name: id, reason: "\(path): \(graph.inputNames.count) graph inputs and \(graph.outputNames.count) outputs, expected 1 and at least 1")
+            }
+            return graph
         }
         detection = TextDetection(graph: try load(detector, Self.detectorId))
         recognition = try TextRecognition(classifier: try load(classifier, Self.classifierId), recogniser: try load(recogniser, Self.recogniserId))
