@@ -44,6 +44,11 @@ extension FuzzTarget {
             for name in model.initializers.keys.sorted() { consume(try? model.floats(name)) }
             for tensor in model.initializers.values { consume(try? tensor.int64s(in: region.bytes)) }
             consume(model.nodes.count)
+            // The graph executor on whatever graph it accepts, fed one small image.
+            if let graph = try? ONNXGraph(model: model), graph.inputNames.count == 1 {
+                let input = GraphTensor(shape: [1, 3, 8, 8], floats: (0..<192).map { Float($0 % 7) - 3 })
+                consume(try? graph.run([graph.inputNames[0]: input], threads: 1))
+            }
         },
         FuzzTarget("torch", "PyTorch checkpoints, zip and legacy pickle layouts; every tensor read", maxLength: 64 * 1024) { bytes in
             guard let checkpoint = try? TorchCheckpoint(data: Array(bytes)) else { return }

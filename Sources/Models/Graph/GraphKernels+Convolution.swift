@@ -202,8 +202,11 @@ enum GraphKernels {
                 for ox in 0..<ow {
                     let y0 = oy * s.strideH - s.padTop, x0 = ox * s.strideW - s.padLeft
                     var acc: Float = isMax ? -.infinity : 0, taken = 0
-                    for y in Swift.max(y0, 0)..<Swift.min(y0 + s.kernelH, h) {
-                        for xx in Swift.max(x0, 0)..<Swift.min(x0 + s.kernelW, w) {
+                    // A window wholly inside the padding covers no pixel (empty ranges, not inverted ones).
+                    let (ya, yb) = (Swift.max(y0, 0), Swift.max(Swift.min(y0 + s.kernelH, h), Swift.max(y0, 0)))
+                    let (xa, xb) = (Swift.max(x0, 0), Swift.max(Swift.min(x0 + s.kernelW, w), Swift.max(x0, 0)))
+                    for y in ya..<yb {
+                        for xx in xa..<xb {
                             let v = input[(plane * h + y) * w + xx]
                             acc = isMax ? Swift.max(acc, v) : acc + v
                             taken += 1

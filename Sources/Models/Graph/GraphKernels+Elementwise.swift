@@ -92,7 +92,7 @@ extension GraphKernels {
 
     static func binary(_ op: GraphOp.BinaryOp, _ a: GraphTensor, _ b: GraphTensor, node: String) throws(ModelError) -> GraphTensor {
         let shape = try broadcastShape(a.shape, b.shape, node: node)
-        let count = shape.reduce(1, *)
+        let count = try checkedCount(shape, node: node)
         let plan = BroadcastPlan(shape: shape, a: a.shape, b: b.shape)
         switch (a.storage, b.storage) {
         case let (.floats(x), .floats(y)):

@@ -68,7 +68,7 @@ extension GraphKernels {
         for k in starts.indices {
             let a = try axis(Int(clamping: axes[k]), rank: rank, node: node), dim = x.shape[a]
             let step = Int(clamping: steps[k])
-            guard step != 0 else { throw .invalidGraphValue(node: node, detail: "slice step 0") }
+            guard step != 0, (-Int64(Int32.max)...Int64(Int32.max)).contains(steps[k]) else { throw .invalidGraphValue(node: node, detail: "slice step \(steps[k])") }
             func resolve(_ v: Int64, low: Int, high: Int) -> Int {
                 let value = v < 0 ? Int(clamping: v) + dim : Int(clamping: v)
                 return Swift.min(Swift.max(value, low), high)

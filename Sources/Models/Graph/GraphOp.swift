@@ -28,6 +28,14 @@ enum GraphOp: Sendable {
 
     enum BinaryOp: Sendable { case add, sub, mul, div, pow }
 
+    /// Whether the operator copes with zero-element inputs (shape plumbing does; kernels do not).
+    var acceptsEmpty: Bool {
+        switch self {
+        case .concat, .reshape, .shape, .slice, .identity, .cast, .squeeze, .transpose: true
+        default: false
+        }
+    }
+
     struct ConvSpec: Sendable {
         /// (outChannels, inChannels / group, kernelH, kernelW)
         let weight: [Float]

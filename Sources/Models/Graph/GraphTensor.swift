@@ -8,8 +8,9 @@ package struct GraphTensor: Sendable, Equatable {
         case integers([Int64])
     }
 
-    /// The most elements one value may hold (1 GiB of float32).
-    package static let maxElements = 1 << 28
+    /// The most elements one value may hold (256 MiB of float32; the largest PP-OCR activation
+    /// at the 2000-pixel size limit is about 26 M).
+    package static let maxElements = 1 << 26
 
     package var shape: [Int]
     package var storage: Storage

@@ -91,6 +91,13 @@ package final class ONNXGraph: Sendable {
                 }
                 arguments.append(value)
             }
+            // Kernels walk raw buffers: an empty value is refused before it reaches one.
+            // (Resize's roi input is empty by design; only its data is checked.)
+            var checked = arguments[...]
+            if case .resizeNearest = step.op { checked = arguments.prefix(1) }
+            if !step.op.acceptsEmpty, let empty = checked.firstIndex(where: { $0?.count == 0 }) {
+                throw .invalidGraphValue(node: step.name, detail: "input \(empty) has no elements (shape \(arguments[empty]!.shape))")
+            }
             for name in step.releases { values[name] = nil }
             let result = try execute(step, arguments, threads: threads)
             values[step.outputs[0]] = result
