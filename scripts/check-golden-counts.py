@@ -30,7 +30,7 @@ GOLDEN_SUITES = [
     # IntegrationTests
     "LLMGoldenTests", "LoRAGoldenTests", "SyntheticArchitectureTests", "SpeechEmbeddingOpsTests", "CLITests",
     # VisionTests, PhotosTests, ImagingTests
-    "EfficientNetGoldenTests", "CullingGoldenTests", "NeuralBackendTests", "DecoderGoldenTests",
+    "EfficientNetGoldenTests", "ONNXGraphGoldenTests", "TextReaderGoldenTests", "CullingGoldenTests", "NeuralBackendTests", "DecoderGoldenTests",
     "TFLiteGraphTests", "FaceDetectionGoldenTests", "FaceMeshGoldenTests",
 ]
 

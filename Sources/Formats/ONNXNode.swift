@@ -6,7 +6,9 @@ package struct ONNXNode: Sendable, Equatable {
         case ints([Int64])
         case floats([Float])
         case bytes(Range<Int>)
-        /// Tensors, graphs and other kinds this reader does not decode.
+        /// A tensor value (`Constant` nodes keep their weights here).
+        case tensor(ONNXTensor)
+        /// Graphs and other kinds this reader does not decode.
         case other
     }
 
@@ -15,6 +17,18 @@ package struct ONNXNode: Sendable, Equatable {
     package let inputs: [String]
     package let outputs: [String]
     package let attributes: [String: Attribute]
+
+    /// An integer attribute, or nil when absent or of another kind.
+    package func int(_ key: String) -> Int? {
+        if case .int(let value) = attributes[key] { return Int(clamping: value) }
+        return nil
+    }
+
+    /// A float attribute, or nil when absent or of another kind.
+    package func float(_ key: String) -> Float? {
+        if case .float(let value) = attributes[key] { return value }
+        return nil
+    }
 
     /// An integer-list attribute (`dilations`, `pads`, ...), or nil when absent or of another kind.
     package func ints(_ key: String) -> [Int]? {
@@ -72,6 +86,9 @@ package struct ONNXNode: Sendable, Equatable {
             case 4:
                 try reader.expect(wire, .lengthDelimited, "\(label).s")
                 value = .bytes(try reader.readLength("\(label).s"))
+            case 5:
+                try reader.expect(wire, .lengthDelimited, "\(label).t")
+                value = .tensor(try ONNXTensor(bytes: bytes, range: try reader.readLength("\(label).t")))
             case 7: try reader.readFloats(wire, into: &floats, "\(label).floats")
             case 8: try reader.readInts(wire, into: &ints, "\(label).ints")
             default: try reader.skip(wire, "\(label) field \(field)")

@@ -27,9 +27,14 @@ package struct ONNXTensor: Sendable, Equatable {
 
     package var elementCount: Int { dims.reduce(1, *) }
 
+    private var isRaw: Bool {
+        if case .raw = storage { return true }
+        return false
+    }
+
     init(bytes: UnsafeRawBufferPointer, range: Range<Int>) throws(FormatError) {
         var reader = ProtobufReader(bytes: bytes, offset: range.lowerBound, end: range.upperBound)
-        var dims: [Int64] = [], floatData: [Float] = [], int64Data: [Int64] = []
+        var dims: [Int64] = [], floatData: [Float] = [], int64Data: [Int64] = [], int32Data: [Int64] = []
         var name = "", rawType: UInt64 = 0, raw: Range<Int>?, external = false
         while !reader.isAtEnd {
             let (field, wire) = try reader.readKey("TensorProto '\(name)'")
@@ -39,6 +44,7 @@ package struct ONNXTensor: Sendable, Equatable {
                 try reader.expect(wire, .varint, "TensorProto '\(name)'.data_type")
                 rawType = try reader.readVarint("TensorProto '\(name)'.data_type")
             case 4: try reader.readFloats(wire, into: &floatData, "TensorProto '\(name)'.float_data")
+            case 5: try reader.readInts(wire, into: &int32Data, "TensorProto '\(name)'.int32_data")
             case 7: try reader.readInts(wire, into: &int64Data, "TensorProto '\(name)'.int64_data")
             case 8:
                 try reader.expect(wire, .lengthDelimited, "TensorProto.name")
@@ -75,6 +81,9 @@ package struct ONNXTensor: Sendable, Equatable {
             stored = .floats(floatData)
         } else if type == .int64, int64Data.count == count {
             stored = .int64s(int64Data)
+        } else if type == .int32, int32Data.count == count {
+            // int32_data holds each value as a varint of its sign-extended 64-bit pattern.
+            stored = .int64s(int32Data.map { Int64(Int32(truncatingIfNeeded: $0)) })
         } else {
             throw .invalidHeader(format: "ONNX", detail: "tensor '\(name)' has no data for its \(count) elements")
         }
@@ -98,9 +107,17 @@ package struct ONNXTensor: Sendable, Equatable {
         }
     }
 
+    /// The values of an INT64 or INT32 tensor, widened to Int64.
+    package func integers(in bytes: UnsafeRawBufferPointer) throws(FormatError) -> [Int64] {
+        guard dataType == .int32, case .raw(let range) = storage else { return try int64s(in: bytes) }
+        return (0..<elementCount).map { Int64(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: range.lowerBound + 4 * $0, as: Int32.self))) }
+    }
+
     /// The values as Int64 (INT64 tensors only).
     package func int64s(in bytes: UnsafeRawBufferPointer) throws(FormatError) -> [Int64] {
-        guard dataType == .int64 else { throw .unsupportedDType(name: name, dtype: "\(dataType) (int64 expected)") }
+        guard dataType == .int64 || (dataType == .int32 && !isRaw) else {
+            throw .unsupportedDType(name: name, dtype: "\(dataType) (int64 expected)")
+        }
         switch storage {
         case .int64s(let values): return values
         case .floats: throw .unsupportedDType(name: name, dtype: "float (int64 expected)")

@@ -44,6 +44,11 @@ extension FuzzTarget {
             for name in model.initializers.keys.sorted() { consume(try? model.floats(name)) }
             for tensor in model.initializers.values { consume(try? tensor.int64s(in: region.bytes)) }
             consume(model.nodes.count)
+            // The graph executor on whatever graph it accepts, fed one small image.
+            if let graph = try? ONNXGraph(model: model), graph.inputNames.count == 1 {
+                let input = GraphTensor(shape: [1, 3, 8, 8], floats: (0..<192).map { Float($0 % 7) - 3 })
+                consume(try? graph.run([graph.inputNames[0]: input], threads: 1))
+            }
         },
         FuzzTarget("tflite", "TFLite flatbuffer: subgraphs, tensors, operators and options; every constant read; the graph compiled and run when small", maxLength: 16 * 1024) { bytes in
             let region = MappedRegion(copying: bytes, name: "fuzz.tflite")

@@ -188,5 +188,32 @@ extension Catalog {
                           sha256: "9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c",
                           sourcePath: "mediapipe/modules/selfie_segmentation/selfie_segmentation.tflite"),
             ]),
+        .huggingFace(
+            id: "ppocr-v4-det", kind: .vision,
+            license: "Apache-2.0 (package METADATA License field: Apache-2.0; the wheel has no licence file); upstream PaddleOCR models are Apache-2.0 (not restated in the wheel)",
+            repo: "RapidAI/RapidOCR", revision: "rapidocr-onnxruntime-1.4.4", variant: "det",
+            files: [
+                ModelFile(name: "ch_PP-OCRv4_det_infer.onnx", bytes: 4745517,
+                          sha256: "d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9",
+                          sourcePath: "rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx"),
+            ]),
+        .huggingFace(
+            id: "ppocr-v4-cls", kind: .vision,
+            license: "Apache-2.0 (package METADATA License field: Apache-2.0; the wheel has no licence file); upstream PaddleOCR models are Apache-2.0 (not restated in the wheel)",
+            repo: "RapidAI/RapidOCR", revision: "rapidocr-onnxruntime-1.4.4", variant: "cls",
+            files: [
+                ModelFile(name: "ch_ppocr_mobile_v2.0_cls_infer.onnx", bytes: 585532,
+                          sha256: "e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c",
+                          sourcePath: "rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx"),
+            ]),
+        .huggingFace(
+            id: "ppocr-v4-rec", kind: .vision,
+            license: "Apache-2.0 (package METADATA License field: Apache-2.0; the wheel has no licence file); upstream PaddleOCR models are Apache-2.0 (not restated in the wheel)",
+            repo: "RapidAI/RapidOCR", revision: "rapidocr-onnxruntime-1.4.4", variant: "rec",
+            files: [
+                ModelFile(name: "ch_PP-OCRv4_rec_infer.onnx", bytes: 10857958,
+                          sha256: "48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b",
+                          sourcePath: "rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx"),
+            ]),
     ]
 }

@@ -39,6 +39,12 @@ package enum ModelError: Error, Sendable, Equatable {
     case phonemeIDOutOfRange(id: Int, position: Int, vocabularySize: Int)
     /// A graph operator this engine cannot run as the file gives it (`index` in execution order).
     case unsupportedOperator(index: Int, op: String, reason: String)
+    /// A graph node whose operator the ONNX executor does not implement.
+    case unsupportedNode(node: String, op: String)
+    /// A graph node attribute (or constant input) with a value the executor does not implement.
+    case unsupportedAttribute(node: String, attribute: String, value: String)
+    /// A graph node whose inputs cannot be combined (missing value, wrong rank or shape, wrong type).
+    case invalidGraphValue(node: String, detail: String)
 }
 
 extension ModelError: CustomStringConvertible {
@@ -63,6 +69,9 @@ extension ModelError: CustomStringConvertible {
         case .emptyPhonemeIDs: "no phoneme ids to synthesize"
         case let .phonemeIDOutOfRange(id, position, size): "phoneme id \(id) at position \(position) is outside the voice's \(size) ids"
         case let .unsupportedOperator(index, op, reason): "operator \(index) (\(op)): \(reason)"
+        case let .unsupportedNode(node, op): "graph node '\(node)': operator \(op) is not supported"
+        case let .unsupportedAttribute(node, attribute, value): "graph node '\(node)': \(attribute) = \(value) is not supported"
+        case let .invalidGraphValue(node, detail): "graph node '\(node)': \(detail)"
         }
     }
 }

@@ -17,6 +17,8 @@ package enum PhotosError: Error, Sendable, Equatable, CustomStringConvertible {
     case notADirectory(path: String)
     /// A model refused its input or could not run (`file` is the photo it was given).
     case model(file: String, error: ModelError)
+    /// Reading text in an image failed inside the models (`reason` names the graph node).
+    case recognition(reason: String)
 
     package var description: String {
         switch self {
@@ -27,6 +29,7 @@ package enum PhotosError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cache(let path, let reason): return "\(path): descriptor cache: \(reason)"
         case .notADirectory(let path): return "\(path): not a directory"
         case .model(let file, let error): return "\(file): \(error)"
+        case .recognition(let reason): return "text reading failed: \(reason)"
         }
     }
 }

@@ -4,13 +4,15 @@ import ModelStore
 import Photos
 import Runtime
 
-/// `ondevice photos index|similar|cull`: photo similarity and burst culling over a folder.
+/// `ondevice photos index|similar|cull|search`: photo similarity, burst culling and text search
+/// over a folder (`index --text` also reads each photo's text with the OCR models).
 enum PhotosCommand {
     static let valued: Set<String> = ["in", "k", "threads", "backend", "gap", "cache", "images", "width", "height"]
 
     static func run(_ args: ArraySlice<String>) async throws {
-        guard let sub = args.first else { throw CLIError.missingArgument("photos subcommand (index, similar, cull)") }
-        let a = try Arguments(args.dropFirst(), options: valued, flags: ["json", "csv"])
+        guard let sub = args.first else { throw CLIError.missingArgument("photos subcommand (index, similar, cull, search)") }
+        let a = try Arguments(args.dropFirst(), options: valued, flags: ["json", "csv", "text"])
+        if sub == "search" { return try search(a) }
         let feature = try await makeFeature(a)
         let threads = try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount
         switch sub {
@@ -20,11 +22,15 @@ enum PhotosCommand {
             let results = scan(paths, service: feature.service, threads: threads)
             try feature.service.saveCache()
             let failed = results.filter { if case .failure = $0 { true } else { false } }.count
+            let textRead = a.has("text") ? try await indexText(paths, a, threads: threads) : nil
             if a.has("json") {
-                try printJSON(["photos": paths.count - failed, "failed": failed, "backend": feature.capability.description])
+                var report: [String: Any] = ["photos": paths.count - failed, "failed": failed, "backend": feature.capability.description]
+                if let textRead { report["text_read"] = textRead }
+                try printJSON(report)
             } else {
                 print("indexed \(paths.count - failed) photo\(paths.count - failed == 1 ? "" : "s")"
-                      + (failed > 0 ? ", \(failed) failed" : "") + "; backend: \(feature.capability)")
+                      + (failed > 0 ? ", \(failed) failed" : "") + "; backend: \(feature.capability)"
+                      + (textRead.map { "; text read in \($0)" } ?? ""))
             }
         case "similar":
             guard let image = a.positionals.first else { throw CLIError.missingArgument("IMG") }
@@ -85,6 +91,40 @@ enum PhotosCommand {
             return nil
         }
         return (detector, mesh)
+    }
+
+    /// Reads the text of new or changed photos into the text index; returns how many were read.
+    static func indexText(_ paths: [String], _ a: Arguments, threads: Int) async throws -> Int {
+        let store = try ModelStore(configuration: .fromEnvironment())
+        var models: [String] = []
+        for id in [TextReader.detectorId, TextReader.classifierId, TextReader.recogniserId] {
+            guard let installed = try await store.resolve(id), let path = installed.filePaths.first else {
+                throw CLIError.io("\(id) is not installed (ondevice models pull \(id))")
+            }
+            models.append(path)
+        }
+        let reader = try TextReader(detector: models[0], classifier: models[1], recogniser: models[2])
+        var index = PhotoTextIndex(directory: a.string("cache") ?? PhotoSimilarityFeature.defaultCacheDirectory())
+        let bar = ProgressBar(label: "reading text")
+        let (read, failures) = index.update(paths, reader: reader, threads: threads) { done, total in bar.updateCount(done: done, total: total) }
+        bar.finishCount()
+        reportFailures(failures)
+        try index.save()
+        return read
+    }
+
+    /// `photos search TEXT [--in DIR] [--k N]`: photos whose indexed text matches TEXT.
+    static func search(_ a: Arguments) throws {
+        guard let query = a.positionals.first else { throw CLIError.missingArgument("TEXT") }
+        let index = PhotoTextIndex(directory: a.string("cache") ?? PhotoSimilarityFeature.defaultCacheDirectory())
+        let hits = index.search(query, under: a.string("in").map(absolute), k: try a.int("k") ?? 10)
+        if a.has("json") {
+            try printJSON(["query": query, "results": hits.map { ["path": $0.path, "score": $0.score, "text": $0.text] as [String: Any] }])
+        } else {
+            for hit in hits {
+                print(String(format: "%.3f\t%@\t%@", hit.score, hit.path, hit.text.replacingOccurrences(of: "\n", with: " | ")))
+            }
+        }
     }
 
     /// The feature with the backend `--backend` (or `auto`) resolves to.
