@@ -28,6 +28,12 @@ package enum PersonMask {
         }
     }
 
+    /// The mask as an 8-bit grayscale PNG (`round(255 · value)`, as MediaPipe's masks are viewed).
+    package static func png(_ mask: [Float], width: Int, height: Int) throws(PhotosError) -> [UInt8] {
+        let gray = mask.map { UInt8((255 * min(max($0, 0), 1)).rounded()) }
+        do { return try PNGEncoder.encodeGray(gray, width: width, height: height) } catch { throw .image(error) }
+    }
+
     /// OpenCV's `resize` with INTER_LINEAR on one float32 channel: source coordinate
     /// `(d + 0.5) · in / out − 0.5`, its floor and fraction, clamped to the edge pixels (fraction 0
     /// there); rows interpolated horizontally first, then the two rows vertically.

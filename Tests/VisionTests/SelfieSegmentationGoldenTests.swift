@@ -69,6 +69,11 @@ extension SelfieSegmentationGoldenTests {
                     abs(Int((255 * v).rounded()) - Int(png.pixels[i]))
                 }.max() ?? 255
                 #expect(pngDiff <= 1, "\(record.file)")
+                // Our PNG encoding of the mask decodes to the same 8-bit levels.
+                let encoded = try PersonMask.png(mask, width: image.width, height: image.height)
+                let decoded = try ImageDecoder().decode(bytes: encoded, file: "mask.png").image
+                let levels = stride(from: 0, to: decoded.pixels.count, by: 3).map { decoded.pixels[$0] }
+                #expect(levels == mask.map { UInt8((255 * $0).rounded()) }, "\(record.file)")
             }
             print(String(format: "person mask %@: mean %.6f (golden %.6f), >0.5 %.6f (golden %.6f), 8-bit mask max |d| %d",
                          record.file, mean, goldenMean, share, goldenShare, pngDiff))
