@@ -38,7 +38,7 @@ let usage = """
       photos   index DIR | similar IMG --in DIR [--k N] | cull DIR [--json|--csv] [--gap SECONDS]  [--backend auto|perceptual|neural] [--threads N] [--cache DIR]
       photos   bench [--images N] [--width W --height H] [--backend B]   (images/s of index at 1 and 2 threads)
       classify IMG [--model PATH|ID] [--threads N] [--repeat N] [--json]
-      faces    IMG [--mesh] [--threads N] [--json]   (faces: score, box, eye/nose/mouth/ear keypoints; --mesh: 468 points, eye aspect ratios, sharpness)
+      faces    IMG [--mesh] [--mask OUT.png] [--threads N] [--json]   (faces: score, box, eye/nose/mouth/ear keypoints; --mesh: 468 points, eye aspect ratios, sharpness; --mask: person mask PNG)
       serve    [--host H] [--port P] [--api-key K] [--models ID,...] [--threads N] [--context N] [--load-test SECONDS [--clients N] [--model M]]
       help
 
