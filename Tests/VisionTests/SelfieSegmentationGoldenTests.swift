@@ -1,6 +1,8 @@
 import Foundation
+import Formats
 import Imaging
 import Models
+import Tensor
 import Photos
 import TestSupport
 import Testing
@@ -84,5 +86,35 @@ extension SelfieSegmentationGoldenTests {
             checked += 1
         }
         GoldenRecords.checked(checked, in: Self.self)
+    }
+}
+
+extension SelfieSegmentationGoldenTests {
+    /// Crafted files: random bytes changed in the selfie model (its custom operator's option bytes,
+    /// the new operators' options and shapes) either compile and run or fail with a typed error.
+    @Test func `mutated selfie segmenter files run or fail with typed errors`() throws {
+        let path = try #require(TestModels.path("selfie_segmentation.tflite"),
+                                "run scripts/fetch-models.py mediapipe-selfie-segmentation")
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var rng = SeededGenerator(seed: 23)
+        var ran = 0, refused = 0
+        for round in 0..<60 {
+            var bytes = original
+            let span = round % 2 == 0 ? 8192 : bytes.count
+            for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                bytes[Int.random(in: 0..<span, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            let region = bytes.withUnsafeBytes { MappedRegion(copying: $0, name: "mutated.tflite") }
+            do {
+                let graph = try TFLiteGraph(model: try TFLiteModel(region: region))
+                let input = [Float](repeating: 0.5, count: graph.shapes[graph.input].reduce(1, *))
+                _ = try graph.run(input, threads: 2)
+                ran += 1
+            } catch {
+                refused += 1
+            }
+        }
+        print("mutated selfie segmenter: \(ran) ran, \(refused) refused with typed errors")
+        #expect(ran + refused == 60 && ran > 0 && refused > 0)
     }
 }
