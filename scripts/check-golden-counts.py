@@ -31,7 +31,7 @@ GOLDEN_SUITES = [
     "LLMGoldenTests", "LoRAGoldenTests", "SyntheticArchitectureTests", "SpeechEmbeddingOpsTests", "CLITests",
     # VisionTests, PhotosTests, ImagingTests
     "EfficientNetGoldenTests", "ONNXGraphGoldenTests", "TextReaderGoldenTests", "CullingGoldenTests", "NeuralBackendTests", "DecoderGoldenTests",
-    "TFLiteGraphTests", "FaceDetectionGoldenTests", "FaceMeshGoldenTests",
+    "TFLiteGraphTests", "FaceDetectionGoldenTests", "FaceMeshGoldenTests", "SelfieSegmentationGoldenTests",
 ]
 
 LINE = re.compile(r"^golden: (\S+) checked (\d+) records$")

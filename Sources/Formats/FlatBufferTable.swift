@@ -114,6 +114,12 @@ struct FlatBufferTable {
         return start..<(start + count)
     }
 
+    /// A `[ubyte]` field's bytes (empty when absent).
+    func bytes(_ slot: Int, _ field: String) throws(FormatError) -> [UInt8] {
+        let range = try byteRange(slot, field)
+        return [UInt8](UnsafeRawBufferPointer(rebasing: bytes[range]))
+    }
+
     /// A `[int]` field (empty when absent).
     func int32s(_ slot: Int, _ field: String) throws(FormatError) -> [Int32] {
         let (start, count) = try vector(slot, field, elementSize: 4)

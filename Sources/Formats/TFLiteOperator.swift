@@ -107,6 +107,7 @@ package enum TFLiteOptions: Sendable, Equatable {
     case mul(activation: TFLiteActivation)
     case reshape(newShape: [Int])
     case pad
+    case resizeBilinear(alignCorners: Bool, halfPixelCenters: Bool)
     case other(unionType: UInt8)
 
     /// Reads the options table of union type `type` (BuiltinOptions numbering in schema.fbs):
@@ -118,6 +119,8 @@ package enum TFLiteOptions: Sendable, Equatable {
     ///                            5 fused_activation_function
     ///   10 ConcatenationOptions  0 axis · 1 fused_activation_function
     ///   11 AddOptions            0 fused_activation_function
+    ///   15 ResizeBilinearOptions 0 new_height, 1 new_width (deprecated, unread) · 2 align_corners bool ·
+    ///                            3 half_pixel_centers bool
     ///   17 ReshapeOptions        0 new_shape [int]
     ///   21 MulOptions            0 fused_activation_function
     ///   22 PadOptions            no fields
@@ -163,6 +166,9 @@ package enum TFLiteOptions: Sendable, Equatable {
                 filterW: try positive(3, "filter_width"), filterH: try positive(4, "filter_height"), activation: try activation(5)))
         case 10: self = .concatenation(axis: Int(try table.scalar(0, "axis", default: Int32(0))), activation: try activation(1))
         case 11: self = .add(activation: try activation(0))
+        case 15:
+            self = .resizeBilinear(alignCorners: try table.scalar(2, "align_corners", default: UInt8(0)) != 0,
+                                   halfPixelCenters: try table.scalar(3, "half_pixel_centers", default: UInt8(0)) != 0)
         case 17: self = .reshape(newShape: try table.int32s(0, "new_shape").map(Int.init))
         case 21: self = .mul(activation: try activation(0))
         case 22: self = .pad
@@ -178,9 +184,11 @@ package struct TFLiteOperator: Sendable, Equatable {
     package let inputs: [Int]
     package let outputs: [Int]
     package let options: TFLiteOptions
+    /// A custom operator's option bytes, as the file stores them (empty when absent).
+    package let customOptions: [UInt8]
 
     /// Operator table fields: 0 opcode_index uint · 1 inputs [int] · 2 outputs [int] ·
-    /// 3 builtin_options_type ubyte · 4 builtin_options (the union's table).
+    /// 3 builtin_options_type ubyte · 4 builtin_options (the union's table) · 5 custom_options [ubyte].
     init(table: FlatBufferTable, opcodes: [TFLiteOpcode], tensorCount: Int) throws(FormatError) {
         let index = Int(try table.scalar(0, "opcode_index", default: UInt32(0)))
         guard index < opcodes.count else {
@@ -198,5 +206,6 @@ package struct TFLiteOperator: Sendable, Equatable {
         outputs = try tensors(2, "outputs", optional: false)
         let type = try table.scalar(3, "builtin_options_type", default: UInt8(0))
         options = try TFLiteOptions(type: type, table: try table.table(4, "builtin_options", name: "\(table.name).builtin_options"))
+        customOptions = try table.bytes(5, "custom_options")
     }
 }

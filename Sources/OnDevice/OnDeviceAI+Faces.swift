@@ -116,3 +116,51 @@ extension OnDeviceAI {
         return result
     }
 }
+
+/// A person mask: how likely each pixel of the upright image belongs to a person, 0...1.
+public struct PersonMaskResult: Sendable, Equatable {
+    public let imageWidth: Int
+    public let imageHeight: Int
+    /// `imageWidth * imageHeight` values, row-major, person high.
+    public let values: [Float]
+    /// The segmenter's catalog id.
+    public let model: String
+
+    /// Share of pixels over 0.5.
+    public var personFraction: Double {
+        values.isEmpty ? 0 : Double(values.lazy.filter { $0 > 0.5 }.count) / Double(values.count)
+    }
+
+    /// The mask as an 8-bit grayscale PNG (255 where the mask is 1).
+    public func pngData() throws -> Data {
+        do { return Data(try PersonMask.png(values, width: imageWidth, height: imageHeight)) } catch {
+            throw OnDeviceError(code: .invalidArgument, message: error.description, cause: error)
+        }
+    }
+}
+
+extension OnDeviceAI {
+    /// The person mask of the photo at `image`, as MediaPipe's selfie segmentation computes it
+    /// (`mediapipe-selfie-segmentation`, leased from the runtime, downloaded on first use). Made
+    /// for people in the foreground (selfies, portraits); it is not a person detector and marks
+    /// other close subjects too.
+    public func segmentPerson(in image: URL) async throws -> PersonMaskResult {
+        let modelId = "mediapipe-selfie-segmentation"
+        let lease = try await leaseModel(ResidentSelfieSegmenter.self, modelId)
+        let model = lease.model.model, threads = modelThreads, path = image.path
+        let found: (width: Int, height: Int, mask: [Float])
+        do {
+            found = try await PhotoLibrary.offPool { try PersonMask.segment(fileAt: path, model: model, threads: threads) }
+        } catch let error as PhotosError {
+            await lease.release()
+            var failure = OnDeviceError(code: .invalidArgument, message: error.description, cause: error)
+            failure.path = path
+            throw failure
+        } catch {
+            await lease.release()
+            throw OnDeviceError.engine("\(error)")
+        }
+        await lease.release()
+        return PersonMaskResult(imageWidth: found.width, imageHeight: found.height, values: found.mask, model: modelId)
+    }
+}

@@ -15,8 +15,9 @@ package struct VisionEngine: ModelEngine {
             switch file.name {
             case "face_detection_short_range.tflite": return FaceDetectorLoader(modelId: entry.id, path: directory + "/" + file.name)
             case "face_landmark.tflite": return FaceMeshLoader(modelId: entry.id, path: directory + "/" + file.name)
+            case "selfie_segmentation.tflite": return SelfieSegmenterLoader(modelId: entry.id, path: directory + "/" + file.name)
             default:
-                throw .load(modelId: entry.id, reason: "\(file.name): only the BlazeFace detector and the face mesh run in this build")
+                throw .load(modelId: entry.id, reason: "\(file.name): only the BlazeFace detector, the face mesh and the selfie segmenter run in this build")
             }
         }
         return try typedLoader(for: entry, in: directory, options: options)
@@ -157,6 +158,49 @@ package final class ResidentFaceMesh: ResidentModel {
     package let model: FaceMesh
 
     package init(model: FaceMesh) { self.model = model }
+
+    package var residentBytes: Int { model.residentBytes }
+}
+
+/// Loads the selfie segmenter for the residency cache (as `FaceDetectorLoader`: f16 weights
+/// widened to f32).
+package struct SelfieSegmenterLoader: ResidentModelLoading {
+    package let modelId: String
+    package let path: String
+
+    package var kind: ModelKind { .vision }
+
+    /// Floats of the largest activation pair one 256 × 256 image needs (128 × 128 × 16 after the
+    /// stem, the 256 × 256 up-sampled maps at the end), with room for the stem's im2col rows.
+    static let activationFloats = 2 * 256 * 256 * 16 + 128 * 128 * 9 * 3
+
+    package init(modelId: String, path: String) {
+        self.modelId = modelId
+        self.path = path
+    }
+
+    package func estimate() throws(RuntimeError) -> MemoryEstimate {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let bytes = (attributes?[.size] as? NSNumber)?.intValue else {
+            throw .load(modelId: modelId, reason: "cannot read \(path)")
+        }
+        return MemoryEstimate(weightBytes: 2 * bytes, scratchBytes: Self.activationFloats * MemoryLayout<Float>.size)
+    }
+
+    package func load() async throws(RuntimeError) -> ResidentSelfieSegmenter {
+        do {
+            return ResidentSelfieSegmenter(model: try SelfieSegmenter(path: path))
+        } catch {
+            throw .load(modelId: modelId, reason: "\(error)")
+        }
+    }
+}
+
+/// The selfie segmenter held by the residency cache: immutable, so any number of ops run it at once.
+package final class ResidentSelfieSegmenter: ResidentModel {
+    package let model: SelfieSegmenter
+
+    package init(model: SelfieSegmenter) { self.model = model }
 
     package var residentBytes: Int { model.residentBytes }
 }

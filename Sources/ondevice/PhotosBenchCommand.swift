@@ -1,10 +1,14 @@
 import Foundation
 import Imaging
 import Photos
+import Synchronization
 
 /// `ondevice photos bench [--images N] [--width W --height H] [--backend B]`: images/s of
 /// `photos index` (decode + quality + descriptor, cache cold) at 1 and 2 threads over a folder of
-/// generated JPEGs, and the process's peak resident memory.
+/// generated JPEGs, and the process's peak resident memory. `--faces` then times face culling's
+/// per-frame work (decode, face detection, and the mesh of the main face when one is found) at 1
+/// and 2 images at once, over the photos of `--in DIR` (generated scenes hold no faces, so the
+/// mesh only runs on real photos).
 enum PhotosBenchCommand {
     static func run(_ a: Arguments, feature: PhotoSimilarityFeature) throws {
         let count = try a.int("images") ?? 200
@@ -31,6 +35,58 @@ enum PhotosBenchCommand {
             let failed = results.filter { if case .failure = $0 { true } else { false } }.count
             print(String(format: "threads %d: %.1f images/s (%.2f s, %d failed), peak RSS %.0f MiB",
                          threads, Double(count) / seconds, seconds, failed, Double(peakResidentBytes()) / 1_048_576))
+        }
+    }
+
+    /// Face facts (as `photos cull` reads them) of every image under `--in`, or of generated
+    /// scenes, with `threads` images in flight, each model run on one thread.
+    static func faces(_ a: Arguments, models: FaceModels) throws {
+        let paths: [String]
+        var folder: String?
+        if let dir = a.string("in") {
+            paths = try PhotoFolder.imagePaths(in: dir)
+        } else {
+            let tmp = NSTemporaryDirectory() + "ondevice-faces-bench-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+            for i in 0..<(try a.int("images") ?? 50) {
+                let jpeg = try JPEGEncoder.encode(scene(index: i, width: try a.int("width") ?? 1600, height: try a.int("height") ?? 1200), quality: 90)
+                try Data(jpeg).write(to: URL(fileURLWithPath: tmp + String(format: "/img%04d.jpg", i)))
+            }
+            paths = try PhotoFolder.imagePaths(in: tmp)
+            folder = tmp
+        }
+        defer { if let folder { try? FileManager.default.removeItem(atPath: folder) } }
+        guard !paths.isEmpty else { throw CLIError.invalidValue(option: "--in", value: a.string("in") ?? "", expected: "a folder with images") }
+        print("faces (detect + main face's mesh): \(paths.count) images from \(a.string("in") ?? "generated scenes")")
+        for threads in [1, 2] {
+            let all = paths
+            /// Next image index, then images with faces, meshed, failed.
+            let state = Mutex((next: 0, withFaces: 0, meshed: 0, failed: 0))
+            let start = DispatchTime.now().uptimeNanoseconds
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                while true {
+                    let i = state.withLock { s in
+                        s.next += 1
+                        return s.next - 1
+                    }
+                    guard i < all.count else { return }
+                    let facts = (try? ImageDecoder().decode(fileAt: all[i]).image).flatMap {
+                        try? FaceFacts.of($0, detector: models.detector, mesh: models.mesh, threads: 1)
+                    }
+                    state.withLock { s in
+                        if let facts {
+                            if facts.faces > 0 { s.withFaces += 1 }
+                            if facts.eyeAspectRatio != nil { s.meshed += 1 }
+                        } else {
+                            s.failed += 1
+                        }
+                    }
+                }
+            }
+            let (withFaces, meshed, failed) = state.withLock { ($0.withFaces, $0.meshed, $0.failed) }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            print(String(format: "threads %d: %.1f images/s (%.2f s; %d with faces, %d meshed, %d failed), peak RSS %.0f MiB",
+                         threads, Double(paths.count) / seconds, seconds, withFaces, meshed, failed, Double(peakResidentBytes()) / 1_048_576))
         }
     }
 

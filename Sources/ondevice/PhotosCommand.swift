@@ -11,7 +11,7 @@ enum PhotosCommand {
 
     static func run(_ args: ArraySlice<String>) async throws {
         guard let sub = args.first else { throw CLIError.missingArgument("photos subcommand (index, similar, cull, search)") }
-        let a = try Arguments(args.dropFirst(), options: valued, flags: ["json", "csv", "text"])
+        let a = try Arguments(args.dropFirst(), options: valued, flags: ["json", "csv", "text", "faces"])
         if sub == "search" { return try search(a) }
         let feature = try await makeFeature(a)
         let threads = try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount
@@ -74,6 +74,18 @@ enum PhotosCommand {
             if a.has("json") { try printJSON(PhotosOutput.json(report)) } else if a.has("csv") { print(PhotosOutput.csv(report), terminator: "") } else { print(PhotosOutput.text(report), terminator: "") }
         case "bench":
             try PhotosBenchCommand.run(a, feature: feature)
+            if a.has("faces") {
+                guard let faces = await faceLeases() else {
+                    throw CLIError.invalidValue(option: "--faces", value: "", expected: "mediapipe-face-detection-short and mediapipe-face-landmark installed")
+                }
+                do { try PhotosBenchCommand.faces(a, models: FaceModels(detector: faces.0.model.model, mesh: faces.1.model.model)) } catch {
+                    await faces.0.release()
+                    await faces.1.release()
+                    throw error
+                }
+                await faces.0.release()
+                await faces.1.release()
+            }
         default:
             throw CLIError.unknownCommand("photos \(sub)")
         }

@@ -37,9 +37,9 @@ let usage = """
       bench-embed [--model E] [--threads N] [--sentences N] [--vectors N,N] [--precision int16|float32] [--json]
       photos   index DIR | similar IMG --in DIR [--k N] | cull DIR [--json|--csv] [--gap SECONDS]  [--backend auto|perceptual|neural] [--threads N] [--cache DIR]
       photos   index DIR --text (also read each photo's text) | search TEXT [--in DIR] [--k N] [--json]
-      photos   bench [--images N] [--width W --height H] [--backend B]   (images/s of index at 1 and 2 threads)
+      photos   bench [--images N] [--width W --height H] [--backend B] [--faces [--in DIR]]   (images/s of index, and with --faces of face detection + mesh, at 1 and 2 threads)
       classify IMG [--model PATH|ID] [--threads N] [--repeat N] [--json]
-      faces    IMG [--mesh] [--threads N] [--json]   (faces: score, box, eye/nose/mouth/ear keypoints; --mesh: 468 points, eye aspect ratios, sharpness)
+      faces    IMG [--mesh] [--mask OUT.png] [--threads N] [--json]   (faces: score, box, eye/nose/mouth/ear keypoints; --mesh: 468 points, eye aspect ratios, sharpness; --mask: person mask PNG)
       ocr      IMG [--threads N] [--json]   (text in an image: score, box corners, text per line)
       serve    [--host H] [--port P] [--api-key K] [--models ID,...] [--threads N] [--context N] [--load-test SECONDS [--clients N] [--model M]]
       help

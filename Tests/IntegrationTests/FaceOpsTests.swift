@@ -48,6 +48,24 @@ import TestSupport
         await #expect(throws: OnDeviceError.self) { try await ai.detectFaces(in: URL(fileURLWithPath: "/nonexistent/face.png")) }
     }
 
+    @Test func `segmentPerson and ondevice faces --mask give MediaPipe's person mask`() async throws {
+        _ = try #require(TestModels.path("selfie_segmentation.tflite"), "run scripts/fetch-models.py mediapipe-selfie-segmentation")
+        let mask = try await OnDeviceAI().segmentPerson(in: Self.image)
+        #expect(mask.imageWidth == 384 && mask.imageHeight == 384 && mask.values.count == 384 * 384)
+        // faces.jsonl: mask mean 0.498646, share over 0.5 0.503703.
+        let mean = mask.values.reduce(0.0) { $0 + Double($1) } / Double(mask.values.count)
+        #expect(abs(mean - 0.498646) < 2e-5 && abs(mask.personFraction - 0.503703) < 1e-3, "\(mean) \(mask.personFraction)")
+        let png = try mask.pngData()
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("mask-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try await CLIRunner.run(["faces", "--json", "--mask", out.path, Self.image.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: out) == png)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(abs((json["mask_person_fraction"] as? Double ?? -1) - 0.503703) < 1e-3)
+    }
+
     @Test func `ondevice faces prints the face as JSON and refuses an unreadable file`() async throws {
         _ = try #require(TestModels.path("face_detection_short_range.tflite"), "run scripts/fetch-models.py mediapipe-face-detection-short")
         let out = try await CLIRunner.run(["faces", "--json", Self.image.path])

@@ -72,13 +72,34 @@ import TestSupport
         }
     }
 
+    /// x (1,1,2,1) = [1, 2] → RESIZE_BILINEAR to width 4 under each of TFLite's coordinate rules,
+    /// worked by hand: aligned corners sample at 0, 1/3, 2/3, 1; half-pixel centres at −0.25 (the
+    /// edge), 0.25, 0.75, 1.25 (the edge); plain at 0, 0.5, 1, 1.5 (the edge).
+    @Test func `RESIZE_BILINEAR follows TFLite's coordinate rules`() throws {
+        for (align, half, expected) in [(true, false, [1, 4.0 / 3, 5.0 / 3, 2]), (false, true, [1, 1.25, 1.75, 2]),
+                                        (false, false, [1, 1.5, 2, 2])] as [(Bool, Bool, [Float])] {
+            var w = TFLiteWriter()
+            let resize = w.addOpcode(23)
+            let sb = w.addBuffer(int32s: [1, 4])
+            let x = w.addTensor(.init(name: "x", shape: [1, 1, 2, 1]))
+            let size = w.addTensor(.init(name: "size", shape: [2], type: 2, buffer: sb))
+            let y = w.addTensor(.init(name: "y", shape: [1, 1, 4, 1]))
+            w.inputs = [x]
+            w.outputs = [y]
+            w.operators = [.init(opcodeIndex: resize, inputs: [x, size], outputs: [y], optionsType: 15,
+                                 options: [.int32(0), .int32(0), .int8(align ? 1 : 0), .int8(half ? 1 : 0)])]
+            let out = try Self.graph(w).run([1, 2], threads: 1)[0]
+            #expect(zip(out, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "align \(align) half \(half): \(out)")
+        }
+    }
+
     @Test func `operators and shapes the engine cannot run exactly are refused`() throws {
         var w = Self.smallGraph()
         w.tensors[12].shape = [1, 17]
         #expect(throws: ModelError.shapeMismatch(tensor: "out", expected: [1, 16], found: [1, 17])) { try Self.graph(w) }
         w = Self.smallGraph()
-        w.opcodes[0] = 14  // LOGISTIC where PAD was
-        #expect(throws: ModelError.unsupportedOperator(index: 0, op: "LOGISTIC", reason: "not implemented by this engine")) {
+        w.opcodes[0] = 25  // SOFTMAX where PAD was
+        #expect(throws: ModelError.unsupportedOperator(index: 0, op: "SOFTMAX", reason: "not implemented by this engine")) {
             try Self.graph(w)
         }
         w = Self.smallGraph()

@@ -53,7 +53,12 @@ ic_status ic_encode_jpeg(const unsigned char *rgb, int width, int height, int qu
 ic_status ic_transcode_jpeg_progressive(const unsigned char *data, size_t size,
                                         unsigned char **out, size_t *out_size, char message[200]);
 
-/// Frees a buffer returned by ic_encode_jpeg or ic_transcode_jpeg_progressive.
+/// Encodes 8-bit grayscale (`width * height` bytes, row-major) as a PNG through libpng's simplified
+/// write API. On IC_OK `*out` is malloc'd (free with ic_buffer_free). Used for person masks.
+ic_status ic_encode_png_gray(const unsigned char *gray, int width, int height,
+                             unsigned char **out, size_t *out_size, char message[200]);
+
+/// Frees a buffer returned by ic_encode_jpeg, ic_encode_png_gray or ic_transcode_jpeg_progressive.
 void ic_buffer_free(unsigned char *buffer);
 
 /// Frees `image->pixels` (safe on an image whose decode failed).

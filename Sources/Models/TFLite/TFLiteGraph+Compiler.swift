@@ -23,7 +23,12 @@ extension TFLiteGraph {
         mutating func compile(_ op: TFLiteOperator, index: Int) throws(ModelError) {
             let name = "\(op.opcode)"
             func fail(_ reason: String) -> ModelError { .unsupportedOperator(index: index, op: name, reason: reason) }
-            guard case .builtin(let builtin) = op.opcode else { throw fail("not a builtin operator this engine runs") }
+            let builtin: TFLiteBuiltin
+            switch op.opcode {
+            case .builtin(let b): builtin = b
+            case .custom("Convolution2DTransposeBias"): builtin = .custom
+            default: throw fail("not an operator this engine runs")
+            }
             guard op.outputs.count == 1 else { throw fail("\(op.outputs.count) outputs (one expected)") }
             let output = op.outputs[0]
             let outShape = graph.tensors[output].shape
@@ -97,7 +102,7 @@ extension TFLiteGraph {
                 steps.append(depthwise
                     ? .depthwise(input: x, output: output, weight: weight, bias: bias, window: window, clamp: clamp)
                     : .conv(input: x, output: output, weight: weight, bias: bias, window: window, clamp: clamp))
-            case .maxPool2D:
+            case .maxPool2D, .averagePool2D:
                 let x = try operand(0)
                 guard case .pool2D(let p) = op.options, p.activation == .none else { throw fail("options are \(op.options)") }
                 let xs = shape(x)
@@ -105,8 +110,69 @@ extension TFLiteGraph {
                 let (padTop, outH) = try Self.axis(input: xs[1], kernel: p.filterH, stride: p.strideH, padding: p.padding, fail: fail)
                 let (padLeft, outW) = try Self.axis(input: xs[2], kernel: p.filterW, stride: p.strideW, padding: p.padding, fail: fail)
                 try expect([1, outH, outW, xs[3]])
-                steps.append(.maxPool(input: x, output: output, filterH: p.filterH, filterW: p.filterW,
-                                      strideH: p.strideH, strideW: p.strideW, padTop: padTop, padLeft: padLeft))
+                steps.append(builtin == .maxPool2D
+                    ? .maxPool(input: x, output: output, filterH: p.filterH, filterW: p.filterW,
+                               strideH: p.strideH, strideW: p.strideW, padTop: padTop, padLeft: padLeft)
+                    : .averagePool(input: x, output: output, filterH: p.filterH, filterW: p.filterW,
+                                   strideH: p.strideH, strideW: p.strideW, padTop: padTop, padLeft: padLeft))
+            case .hardSwish, .logistic:
+                let x = try operand(0)
+                try expect(shape(x))
+                steps.append(builtin == .hardSwish ? .hardSwish(input: x, output: output) : .logistic(input: x, output: output))
+            case .mul:
+                let a = try operand(0), b = try operand(1)
+                guard case .mul(let activation) = op.options else { throw fail("options are \(op.options)") }
+                let sa = shape(a), sb = shape(b)
+                guard sa.count <= 4, sb.count <= 4 else { throw fail("operands \(sa) and \(sb): rank ≤ 4 expected") }
+                let pa = [Int](repeating: 1, count: 4 - sa.count) + sa, pb = [Int](repeating: 1, count: 4 - sb.count) + sb
+                var inferred: [Int] = []
+                for (x, y) in zip(pa, pb) {
+                    guard x == y || x == 1 || y == 1 else { throw fail("operands \(sa) and \(sb) do not broadcast") }
+                    inferred.append(max(x, y))
+                }
+                try expect(Array(inferred.suffix(max(sa.count, sb.count))))
+                steps.append(.mul(a: a, b: b, output: output, clamp: try Self.clamp(activation, fail: fail)))
+            case .resizeBilinear:
+                let x = try operand(0), size = try operand(1)
+                guard case .resizeBilinear(let alignCorners, let halfPixel) = op.options else { throw fail("options are \(op.options)") }
+                guard !(alignCorners && halfPixel) else { throw fail("align_corners and half_pixel_centers both set") }
+                let xs = shape(x)
+                guard xs.count == 4, xs[0] == 1 else { throw fail("input \(xs): NHWC batch 1 expected") }
+                guard let hw = try? model.int32s(graph.tensors[size]), hw.count == 2, hw.allSatisfy({ $0 >= 1 }) else {
+                    throw fail("size must be a constant INT32 [2] of positive values")
+                }
+                try expect([1, Int(hw[0]), Int(hw[1]), xs[3]])
+                steps.append(.resizeBilinear(input: x, output: output, alignCorners: alignCorners, halfPixelCenters: halfPixel))
+            case .custom:
+                // Convolution2DTransposeBias: inputs (input, weights OHWI, bias); custom options are
+                // TFLite's TfLiteTransposeConvParams as raw little-endian int32s: padding (1 SAME,
+                // 2 VALID), stride_width, stride_height (a trailing activation, if present, must be 0).
+                let x = try operand(0), w = try operand(1), b = try operand(2)
+                guard let weight = try constant(w), let bias = try constant(b) else { throw fail("weights or bias are not constant") }
+                let raw = op.customOptions
+                guard raw.count >= 12, raw.count % 4 == 0 else { throw fail("custom options of \(raw.count) bytes (12 or more expected)") }
+                let ints = stride(from: 0, to: raw.count, by: 4).map { i in
+                    Int32(bitPattern: UInt32(raw[i]) | UInt32(raw[i + 1]) << 8 | UInt32(raw[i + 2]) << 16 | UInt32(raw[i + 3]) << 24)
+                }
+                guard ints[0] == 1 || ints[0] == 2 else { throw fail("padding code \(ints[0]) (1 SAME or 2 VALID expected)") }
+                guard (1...64).contains(ints[1]), (1...64).contains(ints[2]) else { throw fail("strides \(ints[1]) x \(ints[2])") }
+                guard ints.dropFirst(3).allSatisfy({ $0 == 0 }) else { throw fail("fused activation \(ints[3]) is not implemented") }
+                let (strideW, strideH) = (Int(ints[1]), Int(ints[2]))
+                let xs = shape(x), ws = shape(w)
+                guard xs.count == 4, xs[0] == 1, ws.count == 4, ws[3] == xs[3], ws[1] >= 1, ws[2] >= 1 else {
+                    throw fail("input \(xs), weights \(ws): NHWC batch 1 and OHWI weights expected")
+                }
+                guard bias.count == ws[0] else { throw fail("bias of \(bias.count) values for \(ws[0]) channels") }
+                let same = ints[0] == 1
+                let outH = same ? xs[1] * strideH : (xs[1] - 1) * strideH + ws[1]
+                let outW = same ? xs[2] * strideW : (xs[2] - 1) * strideW + ws[2]
+                try expect([1, outH, outW, ws[0]])
+                // TFLite's padding for a transposed convolution: the padding of the forward
+                // convolution that maps the output size back to the input size.
+                let padTop = same ? max((xs[1] - 1) * strideH + ws[1] - outH, 0) / 2 : 0
+                let padLeft = same ? max((xs[2] - 1) * strideW + ws[2] - outW, 0) / 2 : 0
+                steps.append(.transposeConv(input: x, output: output, weight: weight, bias: bias, kernelH: ws[1], kernelW: ws[2],
+                                            strideH: strideH, strideW: strideW, padTop: padTop, padLeft: padLeft))
             case .pad:
                 let x = try operand(0), p = try operand(1)
                 let xs = shape(x)

@@ -82,6 +82,19 @@ extension TFLiteGraph {
                 values[out] = result
             case let .copy(i, _):
                 values[out] = value(i)
+            case let .averagePool(i, _, fh, fw, sh, sw, top, left):
+                values[out] = Self.averagePool(value(i), shape: shapes[i], out: shapes[out], filter: (fh, fw), stride: (sh, sw), pad: (top, left))
+            case let .hardSwish(i, _):
+                values[out] = value(i).map { x in x * min(max(x + 3, 0), 6) / 6 }
+            case let .logistic(i, _):
+                values[out] = value(i).map { x in 1 / (1 + Self.exp(-x)) }
+            case let .mul(a, b, _, clamp):
+                values[out] = Self.mul(value(a), shapes[a], value(b), shapes[b], out: shapes[out], clamp: clamp)
+            case let .resizeBilinear(i, _, alignCorners, halfPixel):
+                values[out] = Self.resizeBilinear(value(i), shape: shapes[i], out: shapes[out], alignCorners: alignCorners, halfPixelCenters: halfPixel)
+            case let .transposeConv(i, _, weight, bias, kh, kw, sh, sw, top, left):
+                values[out] = Self.transposeConv(value(i), shape: shapes[i], out: shapes[out], weight: weight, bias: bias,
+                                                 kernel: (kh, kw), stride: (sh, sw), pad: (top, left))
             }
             for t in released[index] { values[t] = nil }
         }

@@ -3,7 +3,8 @@ import Kernels
 
 /// A float32 TFLite graph (NHWC, batch 1) compiled for this engine's kernels: the operators of
 /// MediaPipe's vision models (ADD, CONCATENATION, CONV_2D, DEPTHWISE_CONV_2D, DEQUANTIZE,
-/// MAX_POOL_2D, PAD, PRELU, RELU, RESHAPE). Compiling folds the float16 weights' DEQUANTIZE
+/// MAX_POOL_2D, PAD, PRELU, RELU, RESHAPE, and for the selfie segmenter AVERAGE_POOL_2D, HARD_SWISH,
+/// LOGISTIC, MUL, RESIZE_BILINEAR and MediaPipe's custom Convolution2DTransposeBias). Compiling folds the float16 weights' DEQUANTIZE
 /// operators into f32 constants, checks every operator's shapes against the file's declared
 /// output shapes, and refuses what it cannot run exactly (typed `ModelError`), so the kernels
 /// below run unchecked on shapes that are proven to fit.
@@ -27,6 +28,20 @@ package final class TFLiteGraph: Sendable {
         case concat(inputs: [Int], output: Int, axis: Int)
         /// RESHAPE: the same values under another shape.
         case copy(input: Int, output: Int)
+        /// Mean over each window's taps inside the input (taps in the padding are not counted).
+        case averagePool(input: Int, output: Int, filterH: Int, filterW: Int, strideH: Int, strideW: Int, padTop: Int, padLeft: Int)
+        /// x · relu6(x + 3) / 6.
+        case hardSwish(input: Int, output: Int)
+        /// 1 / (1 + e^-x).
+        case logistic(input: Int, output: Int)
+        /// a · b with NumPy broadcasting of two 4-D (left-filled with 1s) shapes, then the clamp.
+        case mul(a: Int, b: Int, output: Int, clamp: ClosedRange<Float>?)
+        /// TFLite's RESIZE_BILINEAR to the output's height and width.
+        case resizeBilinear(input: Int, output: Int, alignCorners: Bool, halfPixelCenters: Bool)
+        /// MediaPipe's Convolution2DTransposeBias: `weight` (outChannels, kH, kW, inChannels); each input
+        /// pixel (y, x) adds its taps at output (y·strideH − padTop + ky, x·strideW − padLeft + kx); then bias.
+        case transposeConv(input: Int, output: Int, weight: [Float], bias: [Float], kernelH: Int, kernelW: Int,
+                           strideH: Int, strideW: Int, padTop: Int, padLeft: Int)
     }
 
     /// Largest activation this engine allocates (elements); a graph declaring more is refused.
@@ -91,7 +106,9 @@ extension TFLiteGraph.Step {
     var output: Int {
         switch self {
         case .conv(_, let o, _, _, _, _), .depthwise(_, let o, _, _, _, _), .maxPool(_, let o, _, _, _, _, _, _),
-             .pad(_, let o, _, _), .add(_, _, let o, _), .relu(_, let o), .prelu(_, let o, _), .concat(_, let o, _), .copy(_, let o):
+             .pad(_, let o, _, _), .add(_, _, let o, _), .relu(_, let o), .prelu(_, let o, _), .concat(_, let o, _), .copy(_, let o),
+             .averagePool(_, let o, _, _, _, _, _, _), .hardSwish(_, let o), .logistic(_, let o), .mul(_, _, let o, _),
+             .resizeBilinear(_, let o, _, _), .transposeConv(_, let o, _, _, _, _, _, _, _, _):
             o
         }
     }
@@ -99,9 +116,11 @@ extension TFLiteGraph.Step {
     var inputs: [Int] {
         switch self {
         case .conv(let i, _, _, _, _, _), .depthwise(let i, _, _, _, _, _), .maxPool(let i, _, _, _, _, _, _, _),
-             .pad(let i, _, _, _), .relu(let i, _), .prelu(let i, _, _), .copy(let i, _):
+             .pad(let i, _, _, _), .relu(let i, _), .prelu(let i, _, _), .copy(let i, _),
+             .averagePool(let i, _, _, _, _, _, _, _), .hardSwish(let i, _), .logistic(let i, _),
+             .resizeBilinear(let i, _, _, _), .transposeConv(let i, _, _, _, _, _, _, _, _, _):
             [i]
-        case .add(let a, let b, _, _): [a, b]
+        case .add(let a, let b, _, _), .mul(let a, let b, _, _): [a, b]
         case .concat(let inputs, _, _): inputs
         }
     }
