@@ -87,6 +87,21 @@ package final class TFLiteGraph: Sendable {
         for (index, op) in graph.operators.enumerated() {
             try compiler.compile(op, index: index)
         }
+        // A constant read as an activation (an ADD with a weight tensor, say) is folded here,
+        // once: steps carry their weights, but their activation operands come from `values`
+        // or `constants` at run time, and an unfolded one would have no value.
+        let written = Set(compiler.steps.map(\.output)).union([input])
+        for (index, step) in compiler.steps.enumerated() {
+            for t in step.inputs where !written.contains(t) && compiler.constants[t] == nil {
+                guard let values = try compiler.constant(t) else {
+                    throw .unsupportedOperator(index: index, op: "operand", reason: "tensor '\(graph.tensors[t].name)' has no value")
+                }
+                guard values.count == graph.tensors[t].shape.reduce(1, *) else {
+                    throw .shapeMismatch(tensor: graph.tensors[t].name, expected: graph.tensors[t].shape, found: [values.count])
+                }
+                compiler.constants[t] = values
+            }
+        }
         for output in outputs where !compiler.available.contains(output) {
             throw .unsupportedOperator(index: graph.operators.count, op: "outputs",
                                        reason: "graph output '\(graph.tensors[output].name)' is never written")
