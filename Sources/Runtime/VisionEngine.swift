@@ -12,10 +12,20 @@ package struct VisionEngine: ModelEngine {
 
     package func loader(for entry: CatalogEntry, in directory: String, options: LoadOptions) throws(RuntimeError) -> any ResidentModelLoading {
         if let file = entry.files.first(where: { $0.name.hasSuffix(".tflite") }) {
+            let path = directory + "/" + file.name
             switch file.name {
-            case "face_detection_short_range.tflite": return FaceDetectorLoader(modelId: entry.id, path: directory + "/" + file.name)
-            case "face_landmark.tflite": return FaceMeshLoader(modelId: entry.id, path: directory + "/" + file.name)
-            case "selfie_segmentation.tflite": return SelfieSegmenterLoader(modelId: entry.id, path: directory + "/" + file.name)
+            // Activation bounds: BlazeFace's 128 × 128 input peaks at 64 × 64 × 24 (room for 32);
+            // the mesh's 192 × 192 crop at 96 × 96 × 32; the segmenter's 256 × 256 image at
+            // 128 × 128 × 16 after the stem and its 256 × 256 up-sampled maps at the end.
+            case "face_detection_short_range.tflite":
+                return TFLiteNetworkLoader<BlazeFace>(modelId: entry.id, path: path,
+                                                      activationFloats: 2 * 64 * 64 * 32 + 64 * 64 * 25 * 3)
+            case "face_landmark.tflite":
+                return TFLiteNetworkLoader<FaceMesh>(modelId: entry.id, path: path,
+                                                     activationFloats: 2 * 96 * 96 * 32 + 96 * 96 * 9 * 3)
+            case "selfie_segmentation.tflite":
+                return TFLiteNetworkLoader<SelfieSegmenter>(modelId: entry.id, path: path,
+                                                            activationFloats: 2 * 256 * 256 * 16 + 128 * 128 * 9 * 3)
             default:
                 throw .load(modelId: entry.id, reason: "\(file.name): only the BlazeFace detector, the face mesh and the selfie segmenter run in this build")
             }
@@ -76,131 +86,55 @@ package final class ResidentVisionModel: ResidentModel {
     package var residentBytes: Int { model.residentBytes + EfficientNetLoader.activationFloats * MemoryLayout<Float>.size }
 }
 
-/// Loads BlazeFace for the residency cache: the TFLite file is read, its float16 weights widened
-/// to f32 and the mapping released, so the estimate is twice the file (the f16 weights as f32)
-/// plus one image's activations.
-package struct FaceDetectorLoader: ResidentModelLoading {
+/// A MediaPipe network from its TFLite file (`TFLiteGraph` underneath), as the residency cache
+/// loads it.
+package protocol TFLiteNetwork: Sendable {
+    init(path: String) throws(ModelError)
+    /// Bytes the loaded network holds: its weights as f32 and one run's activations.
+    var residentBytes: Int { get }
+}
+
+extension BlazeFace: TFLiteNetwork {}
+extension FaceMesh: TFLiteNetwork {}
+extension SelfieSegmenter: TFLiteNetwork {}
+
+/// Loads a MediaPipe network for the residency cache: the TFLite file is read, its float16
+/// weights widened to f32 and the mapping released, so the estimate is twice the file (the f16
+/// weights as f32) plus one image's activations.
+package struct TFLiteNetworkLoader<Network: TFLiteNetwork>: ResidentModelLoading {
     package let modelId: String
     package let path: String
+    /// Floats of the largest activation pair one input needs, im2col rows included.
+    let activationFloats: Int
 
     package var kind: ModelKind { .vision }
-
-    /// Floats of the largest activation pair one 128 × 128 image needs (64 × 64 × 24 at most,
-    /// with room for the stem's im2col rows).
-    static let activationFloats = 2 * 64 * 64 * 32 + 64 * 64 * 25 * 3
-
-    package init(modelId: String, path: String) {
-        self.modelId = modelId
-        self.path = path
-    }
 
     package func estimate() throws(RuntimeError) -> MemoryEstimate {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         guard let bytes = (attributes?[.size] as? NSNumber)?.intValue else {
             throw .load(modelId: modelId, reason: "cannot read \(path)")
         }
-        return MemoryEstimate(weightBytes: 2 * bytes, scratchBytes: Self.activationFloats * MemoryLayout<Float>.size)
+        return MemoryEstimate(weightBytes: 2 * bytes, scratchBytes: activationFloats * MemoryLayout<Float>.size)
     }
 
-    package func load() async throws(RuntimeError) -> ResidentFaceDetector {
+    package func load() async throws(RuntimeError) -> ResidentTFLiteNetwork<Network> {
         do {
-            return ResidentFaceDetector(model: try BlazeFace(path: path))
+            return ResidentTFLiteNetwork(model: try Network(path: path))
         } catch {
             throw .load(modelId: modelId, reason: "\(error)")
         }
     }
 }
 
-/// BlazeFace held by the residency cache: immutable, so any number of ops run it at once.
-package final class ResidentFaceDetector: ResidentModel {
-    package let model: BlazeFace
+/// A MediaPipe network held by the residency cache: immutable, so any number of ops run it at once.
+package final class ResidentTFLiteNetwork<Network: TFLiteNetwork>: ResidentModel {
+    package let model: Network
 
-    package init(model: BlazeFace) { self.model = model }
-
-    package var residentBytes: Int { model.residentBytes }
-}
-
-/// Loads the face mesh for the residency cache (as `FaceDetectorLoader`: f16 weights widened to f32).
-package struct FaceMeshLoader: ResidentModelLoading {
-    package let modelId: String
-    package let path: String
-
-    package var kind: ModelKind { .vision }
-
-    /// Floats of the largest activation pair one 192 × 192 crop needs (96 × 96 × 32 at most,
-    /// with room for the stem's im2col rows).
-    static let activationFloats = 2 * 96 * 96 * 32 + 96 * 96 * 9 * 3
-
-    package init(modelId: String, path: String) {
-        self.modelId = modelId
-        self.path = path
-    }
-
-    package func estimate() throws(RuntimeError) -> MemoryEstimate {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard let bytes = (attributes?[.size] as? NSNumber)?.intValue else {
-            throw .load(modelId: modelId, reason: "cannot read \(path)")
-        }
-        return MemoryEstimate(weightBytes: 2 * bytes, scratchBytes: Self.activationFloats * MemoryLayout<Float>.size)
-    }
-
-    package func load() async throws(RuntimeError) -> ResidentFaceMesh {
-        do {
-            return ResidentFaceMesh(model: try FaceMesh(path: path))
-        } catch {
-            throw .load(modelId: modelId, reason: "\(error)")
-        }
-    }
-}
-
-/// The face mesh held by the residency cache: immutable, so any number of ops run it at once.
-package final class ResidentFaceMesh: ResidentModel {
-    package let model: FaceMesh
-
-    package init(model: FaceMesh) { self.model = model }
+    package init(model: Network) { self.model = model }
 
     package var residentBytes: Int { model.residentBytes }
 }
 
-/// Loads the selfie segmenter for the residency cache (as `FaceDetectorLoader`: f16 weights
-/// widened to f32).
-package struct SelfieSegmenterLoader: ResidentModelLoading {
-    package let modelId: String
-    package let path: String
-
-    package var kind: ModelKind { .vision }
-
-    /// Floats of the largest activation pair one 256 × 256 image needs (128 × 128 × 16 after the
-    /// stem, the 256 × 256 up-sampled maps at the end), with room for the stem's im2col rows.
-    static let activationFloats = 2 * 256 * 256 * 16 + 128 * 128 * 9 * 3
-
-    package init(modelId: String, path: String) {
-        self.modelId = modelId
-        self.path = path
-    }
-
-    package func estimate() throws(RuntimeError) -> MemoryEstimate {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard let bytes = (attributes?[.size] as? NSNumber)?.intValue else {
-            throw .load(modelId: modelId, reason: "cannot read \(path)")
-        }
-        return MemoryEstimate(weightBytes: 2 * bytes, scratchBytes: Self.activationFloats * MemoryLayout<Float>.size)
-    }
-
-    package func load() async throws(RuntimeError) -> ResidentSelfieSegmenter {
-        do {
-            return ResidentSelfieSegmenter(model: try SelfieSegmenter(path: path))
-        } catch {
-            throw .load(modelId: modelId, reason: "\(error)")
-        }
-    }
-}
-
-/// The selfie segmenter held by the residency cache: immutable, so any number of ops run it at once.
-package final class ResidentSelfieSegmenter: ResidentModel {
-    package let model: SelfieSegmenter
-
-    package init(model: SelfieSegmenter) { self.model = model }
-
-    package var residentBytes: Int { model.residentBytes }
-}
+package typealias ResidentFaceDetector = ResidentTFLiteNetwork<BlazeFace>
+package typealias ResidentFaceMesh = ResidentTFLiteNetwork<FaceMesh>
+package typealias ResidentSelfieSegmenter = ResidentTFLiteNetwork<SelfieSegmenter>
