@@ -85,7 +85,7 @@ public final class PhotoLibrary: Sendable {
     /// `progress(done, total)` is called as files are decoded (from any thread).
     public func cull(directory: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PhotoCullResult {
         let service = feature.service, threads = threads
-        let leases = await faceLeases()
+        let leases = await runtime.faceLeases()
         let faceModels = leases.map { FaceModels(detector: $0.0.model.model, mesh: $0.1.model.model) }
         let report: CullReport
         do {
@@ -121,20 +121,6 @@ public final class PhotoLibrary: Sendable {
             return try PhotoSearch.nearest(to: query.descriptor, queryPath: image.standardizedFileURL.path, among: candidates, k: count)
                 .map { SimilarPhoto(url: URL(fileURLWithPath: $0.path), similarity: $0.similarity) }
         }
-    }
-
-    /// The face detector and mesh when both are installed and fit (culling never downloads them).
-    func faceLeases() async -> (EngineLease<ResidentFaceDetector>, EngineLease<ResidentFaceMesh>)? {
-        let meshId = "mediapipe-face-landmark"
-        guard (try? await runtime.capability(.faces))?.status == .ready,
-              (try? await runtime.capabilities.capability(modelId: meshId, options: LoadOptions()))?.status == .ready,
-              let detector = try? await runtime.lease(ResidentFaceDetector.self, modelId: Op.faces.defaultModelId, options: LoadOptions())
-        else { return nil }
-        guard let mesh = try? await runtime.lease(ResidentFaceMesh.self, modelId: meshId, options: LoadOptions()) else {
-            await detector.release()
-            return nil
-        }
-        return (detector, mesh)
     }
 
     static func backend(_ capability: PhotoSimilarityCapability) -> PhotoBackend {

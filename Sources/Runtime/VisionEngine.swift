@@ -138,3 +138,20 @@ package final class ResidentTFLiteNetwork<Network: TFLiteNetwork>: ResidentModel
 package typealias ResidentFaceDetector = ResidentTFLiteNetwork<BlazeFace>
 package typealias ResidentFaceMesh = ResidentTFLiteNetwork<FaceMesh>
 package typealias ResidentSelfieSegmenter = ResidentTFLiteNetwork<SelfieSegmenter>
+
+extension OnDeviceRuntime {
+    /// The face detector and mesh, leased when both are installed and fit: what culling needs to
+    /// rank by faces (it never downloads them); nil otherwise.
+    package func faceLeases() async -> (EngineLease<ResidentFaceDetector>, EngineLease<ResidentFaceMesh>)? {
+        let meshId = "mediapipe-face-landmark"
+        guard (try? await capability(.faces))?.status == .ready,
+              (try? await capabilities.capability(modelId: meshId, options: LoadOptions()))?.status == .ready,
+              let detector = try? await lease(ResidentFaceDetector.self, modelId: Op.faces.defaultModelId, options: LoadOptions())
+        else { return nil }
+        guard let mesh = try? await lease(ResidentFaceMesh.self, modelId: meshId, options: LoadOptions()) else {
+            await detector.release()
+            return nil
+        }
+        return (detector, mesh)
+    }
+}

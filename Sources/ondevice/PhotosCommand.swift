@@ -56,7 +56,7 @@ enum PhotosCommand {
             var culler = PhotoCuller(service: feature.service)
             culler.maxGapSeconds = try a.float("gap").map(Double.init) ?? culler.maxGapSeconds
             // Bursts with faces rank by face sharpness and open eyes when both face models are installed.
-            let faces = await faceLeases()
+            let faces = try? await RuntimeModels.runtime().faceLeases()
             culler.faceModels = faces.map { FaceModels(detector: $0.0.model.model, mesh: $0.1.model.model) }
             let report: CullReport
             do {
@@ -75,7 +75,7 @@ enum PhotosCommand {
         case "bench":
             try PhotosBenchCommand.run(a, feature: feature)
             if a.has("faces") {
-                guard let faces = await faceLeases() else {
+                guard let faces = try? await RuntimeModels.runtime().faceLeases() else {
                     throw CLIError.invalidValue(option: "--faces", value: "", expected: "mediapipe-face-detection-short and mediapipe-face-landmark installed")
                 }
                 do { try PhotosBenchCommand.faces(a, models: FaceModels(detector: faces.0.model.model, mesh: faces.1.model.model)) } catch {
@@ -89,20 +89,6 @@ enum PhotosCommand {
         default:
             throw CLIError.unknownCommand("photos \(sub)")
         }
-    }
-
-    /// The face detector and mesh, leased from the runtime when both are installed and ready.
-    static func faceLeases() async -> (EngineLease<ResidentFaceDetector>, EngineLease<ResidentFaceMesh>)? {
-        guard let runtime = try? await RuntimeModels.runtime(),
-              (try? await runtime.capability(.faces))?.status == .ready,
-              (try? await runtime.capabilities.capability(modelId: "mediapipe-face-landmark", options: LoadOptions()))?.status == .ready,
-              let detector = try? await runtime.lease(ResidentFaceDetector.self, modelId: Op.faces.defaultModelId, options: LoadOptions())
-        else { return nil }
-        guard let mesh = try? await runtime.lease(ResidentFaceMesh.self, modelId: "mediapipe-face-landmark", options: LoadOptions()) else {
-            await detector.release()
-            return nil
-        }
-        return (detector, mesh)
     }
 
     /// Reads the text of new or changed photos into the text index; returns how many were read.
