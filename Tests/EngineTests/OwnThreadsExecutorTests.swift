@@ -5,7 +5,11 @@ import Synchronization
 import Testing
 
 private actor ThreadProbe {
-    func threadName() -> String? { currentThreadName() }
+    func threadName() -> String { currentThreadName() }
+}
+
+private final class NameLog: Sendable {
+    let list = Mutex<[String]>([])
 }
 
 @Suite(.serialized) struct OwnThreadsExecutorTests {
@@ -13,8 +17,8 @@ private actor ThreadProbe {
     /// executor's threads, never on the cooperative pool's.
     @Test func `a task and its actor hops run on the executor's threads`() async throws {
         let probe = ThreadProbe()
-        let names = try await offPoolThread { () -> [String?] in
-            let result = Mutex<[String?]>([]), done = DispatchSemaphore(value: 0)
+        let names = try await offPoolThread { () -> [String] in
+            let result = Mutex<[String]>([]), done = DispatchSemaphore(value: 0)
             Task(executorPreference: OwnThreadsExecutor.shared) {
                 let before = currentThreadName()
                 let inActor = await probe.threadName()
@@ -30,12 +34,15 @@ private actor ThreadProbe {
 
     @Test func `a burst of tasks that block each other all finish`() async throws {
         // Job i waits until job i + 1 has started: a pool of fixed width would deadlock.
+        // Each of them starts a thread, and each thread must carry the executor's name: Linux
+        // starts a thread with its creator's name, and Foundation's setter sometimes loses a race.
         let count = 12
-        let finished = try await offPoolThread { () -> Int in
+        let (finished, names) = try await offPoolThread { () -> (Int, [String]) in
             let gates = (0..<count).map { _ in DispatchSemaphore(value: 0) }
-            let done = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0), names = NameLog()
             for index in 0..<count {
                 Task(executorPreference: OwnThreadsExecutor.shared) {
+                    names.list.withLock { $0.append(currentThreadName()) }
                     if index > 0 { gates[index - 1].signal() }
                     if index < count - 1 { gates[index].wait() }
                     done.signal()
@@ -43,9 +50,10 @@ private actor ThreadProbe {
             }
             var finished = 0
             for _ in 0..<count where done.wait(timeout: .now() + 30) == .success { finished += 1 }
-            return finished
+            return (finished, names.list.withLock { $0 })
         }
         #expect(finished == count)
+        #expect(names == Array(repeating: "ondevice.tasks", count: count))
     }
 }
 
@@ -55,7 +63,3 @@ private func offPoolThread<T: Sendable>(_ body: @escaping @Sendable () throws ->
         Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
-
-/// The running thread's name (a synchronous function: `Thread.current` is not for async code,
-/// which is exactly what is being checked here).
-private func currentThreadName() -> String? { Thread.current.name }
