@@ -48,6 +48,12 @@ extension AssistantResponding {
 /// The call-and-execute loop: the model answers or calls a tool; each call is validated and
 /// run, its result goes back as a `tool` message, and the model goes on — until it answers
 /// without a call or `maxCalls` calls have been made (then one last turn without tools).
+///
+/// Calls also close when they stop bringing anything new: a reply that repeats a call already
+/// made (same tool, same arguments) is dropped unrun, and a call whose result is the previous
+/// call's result again ends calling after it. The model then answers from what it has, on a turn
+/// that may not call. Small models otherwise go on calling with the answer they were given
+/// (Qwen2.5-Coder-0.5B does, under llama.cpp's server too).
 package struct ToolCallLoop: Sendable {
     package var registry: ToolRegistry
     package var maxCalls: Int
@@ -83,16 +89,25 @@ package struct ToolCallLoop: Sendable {
         var conversation = inTemplate ? messages : withToolPrompt(messages)
         var records: [ToolCallRecord] = []
         var turns: [GenerationMetrics?] = []
+        var closed = false
         while true {
             try Task.checkCancellation()
-            let mayCall = !registry.isEmpty && records.count < maxCalls
+            let mayCall = !registry.isEmpty && records.count < maxCalls && !closed
             let choice: ToolChoice = !mayCall ? .none : requireFirstCall && turns.isEmpty ? .required(registry) : .auto(registry)
             let reply = try await responder.respond(to: conversation, tools: choice, offered: registry) { onEvent(.text($0)) }
             turns.append(reply.metrics)
             let (content, calls) = ToolCallParser.parse(reply.text)
             if calls.isEmpty || !mayCall {
                 conversation.append(ChatMessage(role: .assistant, content: content))
-                return Outcome(answer: content, calls: records, messages: conversation, reachedCallLimit: !calls.isEmpty, turns: turns)
+                return Outcome(answer: content, calls: records, messages: conversation,
+                               reachedCallLimit: !calls.isEmpty && records.count >= maxCalls, turns: turns)
+            }
+            if calls.contains(where: { parsed in
+                guard case .call(let call) = parsed else { return false }
+                return records.contains { $0.call == call }
+            }) {
+                closed = true
+                continue
             }
             conversation.append(inTemplate
                 ? Self.structured(content: content, calls: calls, raw: reply.text)
@@ -101,6 +116,10 @@ package struct ToolCallLoop: Sendable {
                 if case .call(let call) = parsed { onEvent(.call(call)) } else { onEvent(.call(nil)) }
                 let record = await execute(parsed)
                 onEvent(.result(record))
+                if let last = records.last, !record.isError, !last.isError, last.call?.name == record.call?.name,
+                   last.result == record.result {
+                    closed = true
+                }
                 records.append(record)
                 // A template that lays out results wraps the content itself (<tool_response>).
                 conversation.append(ChatMessage(role: .tool, content: inTemplate

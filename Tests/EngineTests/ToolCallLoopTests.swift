@@ -89,15 +89,45 @@ final class ScriptedResponder: AssistantResponding, Sendable {
     }
 
     @Test func `the call cap stops executing and the last turn may not call`() async throws {
-        let again = Self.call("calculate", #"{"expression": "1 + 1"}"#)
-        let model = ScriptedResponder([again, again, "Still thinking. " + again])
+        let sums = (1...3).map { Self.call("calculate", "{\"expression\": \"\($0) + \($0)\"}") }
+        let model = ScriptedResponder([sums[0], sums[1], "Still thinking. " + sums[2]])
         var loop = ToolCallLoop(registry: try Self.registry(), maxCalls: 2)
         loop.requireFirstCall = true
         let out = try await loop.run(messages: [ChatMessage(role: .user, content: "Add forever.")], responder: model)
-        #expect(out.calls.count == 2)
+        #expect(out.calls.map(\.result) == ["2", "4"])
         #expect(out.reachedCallLimit)
         #expect(out.answer == "Still thinking.")
         #expect(model.turns.map(\.mayCall) == [true, true, false])
+    }
+
+    @Test func `a repeated call is not run again: the model answers from the result it has`() async throws {
+        let again = Self.call("calculate", #"{"expression": "1 + 1"}"#)
+        let model = ScriptedResponder([again, again, "It is 2."])
+        let out = try await ToolCallLoop(registry: try Self.registry(), maxCalls: 4).run(
+            messages: [ChatMessage(role: .user, content: "1 + 1?")], responder: model)
+        #expect(out.calls.map(\.result) == ["2"])
+        #expect(out.answer == "It is 2.")
+        #expect(!out.reachedCallLimit)
+        // The repeat was dropped: the answering turn saw one call and its result, and could not call.
+        #expect(model.turns.map(\.mayCall) == [true, true, false])
+        #expect(model.turns[2].messages.filter { $0.role == .tool }.count == 1)
+        #expect(out.messages.filter { $0.role == .tool }.count == 1)
+    }
+
+    @Test func `a call that returns the previous result again ends calling`() async throws {
+        let first = Self.call("calculate", #"{"expression": "6 * 7"}"#)
+        let echo = Self.call("calculate", #"{"expression": "42"}"#)
+        let model = ScriptedResponder([first, echo, "42."])
+        let out = try await ToolCallLoop(registry: try Self.registry(), maxCalls: 4).run(
+            messages: [ChatMessage(role: .user, content: "6 times 7?")], responder: model)
+        #expect(out.calls.map(\.result) == ["42", "42"])
+        #expect(out.answer == "42.")
+        #expect(model.turns.map(\.mayCall) == [true, true, false])
+        // A different result keeps calls open.
+        let other = ScriptedResponder([first, Self.call("calculate", #"{"expression": "42 + 1"}"#), "43."])
+        _ = try await ToolCallLoop(registry: try Self.registry(), maxCalls: 4).run(
+            messages: [ChatMessage(role: .user, content: "6 times 7, plus 1?")], responder: other)
+        #expect(other.turns.map(\.mayCall) == [true, true, true])
     }
 
     @Test func `several calls in one reply count against the cap`() async throws {

@@ -115,20 +115,21 @@ final class ScriptedAssistant: AssistantResponding, Sendable {
 
     @Test func `the call limit ends calling, and fails the chat only when asked`() async throws {
         let ai = try OpsTests.instance()
-        let again = ScriptedAssistant.call("calculate", #"{"expression": "1 + 1"}"#)
+        // Different sums each time: a call that repeats an earlier one would close calls itself.
+        let sums = (1...3).map { ScriptedAssistant.call("calculate", "{\"expression\": \"\($0) + \($0)\"}") }
         var options = ToolOptions()
         options.maxToolCalls = 2
-        let (_, result) = try await run(ai, ScriptedAssistant([again, again, "Still going. " + again]), tools: try Self.tools(), toolOptions: options)
+        let (_, result) = try await run(ai, ScriptedAssistant([sums[0], sums[1], "Still going. " + sums[2]]), tools: try Self.tools(), toolOptions: options)
         #expect(result.toolCalls.count == 2)
         #expect(result.reachedCallLimit)
         #expect(result.text == "Still going.")
 
         options.failAtCallLimit = true
         await #expect(throws: OnDeviceError.toolCallLimitReached(limit: 2)) {
-            _ = try await run(ai, ScriptedAssistant([again, again, again]), tools: try Self.tools(), toolOptions: options)
+            _ = try await run(ai, ScriptedAssistant(sums), tools: try Self.tools(), toolOptions: options)
         }
         // An answer within the limit is not an error, even with failAtCallLimit.
-        let (_, fine) = try await run(ai, ScriptedAssistant([again, "2."]), tools: try Self.tools(), toolOptions: options)
+        let (_, fine) = try await run(ai, ScriptedAssistant([sums[0], "2."]), tools: try Self.tools(), toolOptions: options)
         #expect(fine.text == "2." && !fine.reachedCallLimit)
         #expect(try await ai.activeLeases() == 0)
     }
