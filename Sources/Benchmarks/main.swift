@@ -11,6 +11,8 @@ let usage = """
                model-store pull (with SHA-256 verification) against curl on the same loopback file
       tts <voice.onnx> <sentences.jsonl> [--threads 1,2] [--runs N]
                real-time factor of a Piper voice on each line's phoneme_ids
+      eval [--models a,b] [--threads 2] [--only tools,structured,translate,summarize] [--json] [--verbose]
+               instruct models on tool calls, structured output, translation and summaries
       soak [--seconds 60] [--clients 16] [--threads 2] [--warm-up 10] [--audio file.wav] [--json]
                mixed load on an in-process server: statuses, 5xx, latency, RSS, leaked leases
     """
@@ -19,6 +21,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "download": try await DownloadBenchmark(arguments: arguments.dropFirst()).run()
+    case "eval": try await TextEvalBenchmark(arguments: arguments.dropFirst()).run()
     case "soak": try await SoakBenchmark(arguments: arguments.dropFirst()).run()
     case "tts": try TTSBenchmark(arguments: arguments.dropFirst()).run()
     case "serve-blob": try BlobServer.serve(arguments: arguments.dropFirst())  // the download benchmark's child

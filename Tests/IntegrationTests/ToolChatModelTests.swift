@@ -35,7 +35,9 @@ import TestSupport
         }
         #expect(r.transcript.first?.role == .system)
         #expect(r.transcript.last == .assistant(r.text))
-        #expect(r.metrics.modelCalls == r.toolCalls.count + 1 || r.reachedCallLimit)
+        // One turn per call and one to answer; a repeated call's turn is dropped (at most once:
+        // it closes calls) and the limit's last turn may have wanted another.
+        #expect((r.toolCalls.count + 1...r.toolCalls.count + 2).contains(r.metrics.modelCalls) || r.reachedCallLimit)
     }
 
     @Test func `a required call on SmolLM2 runs the tool and the model answers after reading its result`() async throws {
@@ -66,17 +68,10 @@ import TestSupport
         print("[tool chat] forced: \(r.toolCalls.map { "\($0.name ?? "?")(\($0.arguments?.json ?? "")) → \($0.result)" }) | answer: \(r.text.prefix(160))")
     }
 
-    static let arithmetic: [(question: String, answer: Double)] = [
-        ("What is 1234 times 5678?", 7_006_652), ("Calculate 15% of 360.", 54), ("What is (48 + 52) * 7?", 700),
-        ("What is the square root of 2025?", 45), ("How much is 1000 divided by 16?", 62.5), ("What is 3 to the power of 7?", 2187),
-        ("Subtract 789 from 2024.", 1235), ("I bought 3 books at 12.50 each. How much did I spend?", 37.5),
-        ("What is 81 times 19?", 1539), ("Add 256, 512 and 1024.", 1792),
-    ]
-
     @Test func `SmolLM2 on ten arithmetic questions: the loop holds, and how often it calls calculate`() async throws {
         let ai = try OpsTests.instance()
         var called = 0, rightCall = 0, rightAnswer = 0
-        for (question, expected) in Self.arithmetic {
+        for (question, expected) in TextEvaluation.arithmetic {
             let r = try await ai.chat([.user(question)], tools: Tool.builtIns, options: Self.options)
             Self.checkLoop(r, maxCalls: ToolOptions().maxToolCalls)
             let calc = r.toolCalls.filter { $0.name == "calculate" }
@@ -86,13 +81,13 @@ import TestSupport
             let trail = r.toolCalls.map { "\($0.name ?? "?")(\($0.arguments?.json ?? "")) → \($0.result)" }.joined(separator: "; ")
             print("[tool chat] \(question) | calls: \(trail.isEmpty ? "none" : trail) | answer: \(r.text.prefix(140).replacingOccurrences(of: "\n", with: " "))")
         }
-        print("[tool chat] free: calculate called on \(called)/\(Self.arithmetic.count); its result correct on \(rightCall)/\(Self.arithmetic.count); answer states the right number on \(rightAnswer)/\(Self.arithmetic.count)")
+        print("[tool chat] free: calculate called on \(called)/\(TextEvaluation.arithmetic.count); its result correct on \(rightCall)/\(TextEvaluation.arithmetic.count); answer states the right number on \(rightAnswer)/\(TextEvaluation.arithmetic.count)")
 
         // The same questions with the first reply required to be a call: how good the calls are.
         var forced = ToolOptions()
         forced.requireToolCall = true
         var forcedCalculate = 0, forcedRight = 0, forcedAnswer = 0
-        for (question, expected) in Self.arithmetic {
+        for (question, expected) in TextEvaluation.arithmetic {
             let r = try await ai.chat([.user(question)], tools: Tool.builtIns, options: Self.options, toolOptions: forced)
             Self.checkLoop(r, maxCalls: forced.maxToolCalls)
             #expect(!r.toolCalls.isEmpty)
@@ -103,7 +98,7 @@ import TestSupport
             let trail = r.toolCalls.map { "\($0.name ?? "?")(\($0.arguments?.json ?? "")) → \($0.result)" }.joined(separator: "; ")
             print("[tool chat] forced: \(question) | calls: \(trail) | answer: \(r.text.prefix(100).replacingOccurrences(of: "\n", with: " "))")
         }
-        print("[tool chat] forced: calculate chosen on \(forcedCalculate)/\(Self.arithmetic.count); its result correct on \(forcedRight)/\(Self.arithmetic.count); answer states the right number on \(forcedAnswer)/\(Self.arithmetic.count)")
+        print("[tool chat] forced: calculate chosen on \(forcedCalculate)/\(TextEvaluation.arithmetic.count); its result correct on \(forcedRight)/\(TextEvaluation.arithmetic.count); answer states the right number on \(forcedAnswer)/\(TextEvaluation.arithmetic.count)")
         #expect(try await ai.activeLeases() == 0)
     }
 
@@ -116,7 +111,7 @@ import TestSupport
         var toolOptions = ToolOptions()
         toolOptions.maxToolCalls = 2
         var firstRight = 0, anyRight = 0, answerStates = 0
-        for (question, expected) in Self.arithmetic {
+        for (question, expected) in TextEvaluation.arithmetic {
             let r = try await ai.chat([.user(question)], tools: Tool.builtIns, options: Self.options, toolOptions: toolOptions)
             #expect(r.toolCalls.count <= 2)
             let right = { (c: ToolInvocation) in c.name == "calculate" && (Double(c.result).map { abs($0 - expected) < 1e-6 * max(1, abs(expected)) } ?? false) }
