@@ -17,7 +17,7 @@ for a in "$@"; do
         *) models+=("$a") ;;
     esac
 done
-[ ${#models[@]} -gt 0 ] || models=(smollm2-135m-instruct-q4_1 gemma3-270m-q4_k_m all-minilm-l6-v2 nomic-embed-text-v1.5-f16 mediapipe-face-detection-short mediapipe-face-landmark mediapipe-selfie-segmentation ppocr-v4-det ppocr-v4-cls ppocr-v4-rec)
+[ ${#models[@]} -gt 0 ] || models=(smollm2-135m-instruct-q4_1 gemma3-270m-q4_k_m qwen2.5-coder-0.5b-instruct-q4_k_m all-minilm-l6-v2 nomic-embed-text-v1.5-f16 mediapipe-face-detection-short mediapipe-face-landmark mediapipe-selfie-segmentation ppocr-v4-det ppocr-v4-cls ppocr-v4-rec)
 
 # Debian packages the package links as system libraries: espeak-ng (the phonemizer Piper voices
 # are trained with), libjpeg-turbo and libpng (image decoding), libsndfile (compressed audio).

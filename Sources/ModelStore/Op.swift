@@ -3,10 +3,14 @@
 package enum Op: String, Sendable, Equatable, Codable, CaseIterable {
     case generate, chat, summarize, translate, proofread, transcribe, vad, embed, search, speak, classify, faces
 
-    /// Catalog id of the model this op runs on unless the caller picks another.
+    /// Catalog id of the model this op runs on unless the caller picks another. The text ops'
+    /// choices come from `Benchmarks eval` (README, "Which model for which op"): Qwen 2.5
+    /// translates (chrF 46.5 against SmolLM2's 15.5) and calls tools (10 of 10 first calls right
+    /// against 0); SmolLM2, about three times faster per token, does the rest.
     package var defaultModelId: String {
         switch self {
-        case .generate, .chat, .summarize, .translate, .proofread: return "smollm2-135m-instruct-q4_1"
+        case .translate: return Self.toolCallingModelId
+        case .generate, .chat, .summarize, .proofread: return "smollm2-135m-instruct-q4_1"
         case .transcribe: return "whisper-tiny.en-ct2"
         case .vad: return "silero-vad-v6"
         case .embed, .search: return "all-minilm-l6-v2"
@@ -15,6 +19,9 @@ package enum Op: String, Sendable, Equatable, Codable, CaseIterable {
         case .faces: return "mediapipe-face-detection-short"
         }
     }
+
+    /// The model a chat with tools runs on unless the caller picks another.
+    package static let toolCallingModelId = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 
     /// Parses an op name as written in `ondevice.json` or on the command line.
     package static func named(_ name: String) throws(StoreError) -> Op {

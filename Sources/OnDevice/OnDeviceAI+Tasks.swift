@@ -47,7 +47,7 @@ extension OnDeviceAI {
         let recipe = PromptRecipe(system: nil,
                                   instruction: "Translate the following text\(from) into \(language). Reply with the translation only.",
                                   input: text, answerLead: "\(language) translation:")
-        return single(recipe, options: options)
+        return single(recipe, options: options, model: configuration.textModelId(for: .translate))
     }
 
     /// Corrects spelling, grammar and punctuation, keeping the meaning and wording otherwise.
@@ -64,8 +64,8 @@ extension OnDeviceAI {
     }
 
     /// A one-call op over a recipe.
-    private func single(_ recipe: PromptRecipe, options: TextOptions) -> AsyncThrowingStream<TextEvent, Error> {
-        textStream { session, context in
+    private func single(_ recipe: PromptRecipe, options: TextOptions, model: String? = nil) -> AsyncThrowingStream<TextEvent, Error> {
+        textStream(model: model) { session, context in
             guard !recipe.input.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw OnDeviceError.invalidArgument("the text is empty")
             }

@@ -20,8 +20,10 @@ public final class OnDeviceAI: Sendable {
     /// How an instance is built. Every field has a production default.
     public struct Configuration: Sendable {
         /// The language model for text ops: a catalog id, or the id of a model added with
-        /// `ondevice models import` / `pull` (any GGUF of a supported architecture).
-        public var textModel: String = Op.generate.defaultModelId
+        /// `ondevice models import` / `pull` (any GGUF of a supported architecture). Nil gives
+        /// each op the model measured best for it: Qwen2.5-Coder-0.5B for `translate` and chats
+        /// with tools, SmolLM2-135M (faster) for the rest.
+        public var textModel: String?
         /// The Whisper model of `transcribe` (a catalog id such as `whisper-base-ct2`).
         public var transcriptionModel: String = Op.transcribe.defaultModelId
         /// The voice activity model of `detectSpeech` and `skipSilence`.
@@ -46,6 +48,9 @@ public final class OnDeviceAI: Sendable {
         public var memoryBudgetBytes: Int?
 
         public init() {}
+
+        /// The text model `op` runs on.
+        func textModelId(for op: Op) -> String { textModel ?? op.defaultModelId }
     }
 
     public let configuration: Configuration
@@ -105,7 +110,7 @@ public final class OnDeviceAI: Sendable {
                          _ body: @escaping @Sendable (Session, TextOpContext) throws -> TextResult) -> PacedTextStream {
         let (stream, continuation) = AsyncThrowingStream<TextEvent, Error>.makeStream()
         let runtimeTask = self.runtimeTask
-        let reference = model ?? configuration.textModel
+        let reference = model ?? configuration.textModelId(for: .chat)
         let cancellation = EngineSupport.CancellationFlag()
         let gate = readAhead.map { DemandGate(limit: $0) }
         let task = Task.detached {
@@ -164,7 +169,7 @@ public final class OnDeviceAI: Sendable {
     /// generation (tokenizing, describing the model).
     func withTextSession<T: Sendable>(model: String?, owner: UInt64? = nil,
                                       _ body: @escaping @Sendable (Session) throws -> T) async throws -> T {
-        let reference = model ?? configuration.textModel
+        let reference = model ?? configuration.textModelId(for: .chat)
         let lease: TextGenerationLease
         do { lease = try await runtime().textGeneration.lease(model: model) } catch let error as RuntimeError {
             throw OnDeviceError.modelUnavailable(model: reference, reason: String(describing: error))

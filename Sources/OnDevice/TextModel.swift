@@ -96,5 +96,5 @@ extension OnDeviceAI {
     public func textModel(_ id: String) -> TextModel { TextModel(id: id, ai: self) }
 
     /// The instance's configured text model (`Configuration.textModel`).
-    public var textModel: TextModel { textModel(configuration.textModel) }
+    public var textModel: TextModel { textModel(configuration.textModelId(for: .chat)) }
 }

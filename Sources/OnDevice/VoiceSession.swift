@@ -62,7 +62,7 @@ extension OnDeviceAI {
     public func createVoiceSession(input: AsyncStream<[Float]>, stt: String? = nil, llm: String? = nil, tts: String? = nil,
                                    options: VoiceSessionOptions = VoiceSessionOptions()) throws -> VoiceSession {
         var chat: OnDeviceAI = self
-        if let llm, llm != configuration.textModel {
+        if let llm, llm != configuration.textModelId(for: .chat) {
             var other = configuration
             other.textModel = llm
             chat = OnDeviceAI(configuration: other)

@@ -50,7 +50,7 @@ package actor OnDeviceRuntime: ConfigurationApplying {
         } else if let file = dependencies.settingsFile {
             startSettings = try file.load()
         }
-        let fingerprint = await resolver.fingerprint(modelId: startSettings.textModel)
+        let fingerprint = await resolver.fingerprint(modelId: startSettings.textModelId(for: .chat))
         let settings = SettingsModel(settings: startSettings, textModelFingerprint: fingerprint,
                                      file: dependencies.settingsFile, resolver: resolver)
         let initial = await settings.snapshot()
@@ -133,7 +133,10 @@ package actor OnDeviceRuntime: ConfigurationApplying {
     /// catalog default until their features arrive.
     package nonisolated func modelAndOptions(for op: Op) -> (String, LoadOptions) {
         switch op {
-        case .generate, .chat, .summarize, .translate, .proofread:
+        case .translate:
+            let backend = textGeneration.backend
+            return (backend.translationModelId, backend.options)
+        case .generate, .chat, .summarize, .proofread:
             let backend = textGeneration.backend
             return (backend.modelId, backend.options)
         default:

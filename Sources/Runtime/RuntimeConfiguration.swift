@@ -9,11 +9,14 @@ package struct TextGenerationBackend: Sendable, Equatable, Hashable {
     /// the same id but other files is a different backend. Nil when the id is not in the catalog.
     package var modelFingerprint: String?
     package var options: LoadOptions
+    /// The model `translate` runs on (the same as `modelId` once the user picks a text model).
+    package var translationModelId: String
 
-    package init(modelId: String, modelFingerprint: String? = nil, options: LoadOptions) {
+    package init(modelId: String, modelFingerprint: String? = nil, options: LoadOptions, translationModelId: String? = nil) {
         self.modelId = modelId
         self.modelFingerprint = modelFingerprint
         self.options = options
+        self.translationModelId = translationModelId ?? modelId
     }
 }
 
@@ -56,8 +59,9 @@ package struct RuntimeConfiguration: Sendable, Equatable {
     package var identity: RuntimeIdentity {
         let threads = settings.threads ?? ProcessInfo.processInfo.activeProcessorCount
         return RuntimeIdentity(
-            textGeneration: TextGenerationBackend(modelId: settings.textModel, modelFingerprint: textModelFingerprint,
-                                                  options: LoadOptions(contextLength: settings.contextLength, threads: threads)),
+            textGeneration: TextGenerationBackend(modelId: settings.textModelId(for: .chat), modelFingerprint: textModelFingerprint,
+                                                  options: LoadOptions(contextLength: settings.contextLength, threads: threads),
+                                                  translationModelId: settings.textModelId(for: .translate)),
             residency: ResidencyBackend(policy: MemoryBudgetPolicy(fraction: settings.memoryFraction,
                                                                    overrideBytes: settings.memoryBudgetBytes),
                                         keepAlive: KeepAlive(seconds: settings.keepAliveSeconds)),

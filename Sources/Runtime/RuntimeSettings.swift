@@ -3,8 +3,9 @@ import ModelStore
 /// What the user chose, as persisted in `settings.json`. Missing keys take their defaults, so a
 /// file written by an older version still loads.
 package struct RuntimeSettings: Sendable, Equatable, Codable {
-    /// Catalog id of the model behind generate, chat, summarize, translate and proofread.
-    package var textModel: String = Op.chat.defaultModelId
+    /// Catalog id of the model behind generate, chat, summarize, translate and proofread; nil
+    /// gives each op its own default (`Op.defaultModelId`).
+    package var textModel: String?
     /// Tokens of context each text session holds (KV cache size).
     package var contextLength: Int = 4096
     /// Kernel threads; nil picks the machine's core count.
@@ -21,10 +22,13 @@ package struct RuntimeSettings: Sendable, Equatable, Codable {
 
     package init() {}
 
+    /// The text model `op` runs on: the chosen one, else the op's default.
+    package func textModelId(for op: Op) -> String { textModel ?? op.defaultModelId }
+
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = RuntimeSettings()
-        textModel = try c.decodeIfPresent(String.self, forKey: .textModel) ?? defaults.textModel
+        textModel = try c.decodeIfPresent(String.self, forKey: .textModel)
         contextLength = try c.decodeIfPresent(Int.self, forKey: .contextLength) ?? defaults.contextLength
         threads = try c.decodeIfPresent(Int.self, forKey: .threads)
         keepAliveSeconds = try c.decodeIfPresent(Double.self, forKey: .keepAliveSeconds) ?? defaults.keepAliveSeconds
@@ -41,7 +45,9 @@ package struct RuntimeSettings: Sendable, Equatable, Codable {
         guard memoryFraction > 0, memoryFraction <= 1 else { throw bad("memoryFraction must be in (0, 1], not \(memoryFraction)") }
         if let bytes = memoryBudgetBytes, bytes < 0 { throw bad("memoryBudgetBytes must not be negative") }
         guard keepAliveSeconds.isFinite else { throw bad("keepAliveSeconds must be a number") }
-        do { try SafeName.checkModelId(textModel) } catch { throw bad("textModel: \(error)") }
+        if let textModel {
+            do { try SafeName.checkModelId(textModel) } catch { throw bad("textModel: \(error)") }
+        }
         return self
     }
 }

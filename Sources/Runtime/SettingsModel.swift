@@ -44,11 +44,11 @@ package actor SettingsModel {
         _ = try updated.validated(path: path)
         try file?.save(updated)
         generation &+= 1  // a refresh that started before this change must not publish over it
-        let modelChanged = updated.textModel != settings.textModel
+        let modelChanged = updated.textModelId(for: .chat) != settings.textModelId(for: .chat)
         settings = updated
         if modelChanged {
             let expected = generation
-            let fingerprint = await resolver.fingerprint(modelId: updated.textModel)
+            let fingerprint = await resolver.fingerprint(modelId: updated.textModelId(for: .chat))
             guard expected == generation else { return nil }
             textModelFingerprint = fingerprint
         }
@@ -62,7 +62,7 @@ package actor SettingsModel {
         generation &+= 1
         let expected = generation
         let reloaded = try file?.load() ?? settings
-        let fingerprint = await resolver.fingerprint(modelId: reloaded.textModel)
+        let fingerprint = await resolver.fingerprint(modelId: reloaded.textModelId(for: .chat))
         guard expected == generation else { return nil }
         settings = reloaded
         textModelFingerprint = fingerprint

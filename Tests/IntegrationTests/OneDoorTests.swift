@@ -80,7 +80,7 @@ import TestSupport
     @Test(arguments: [TestModels.smolLM2, TestModels.qwen25])
     func `the same prompt, options and seed give the same tokens through the SDK, the CLI and the server`(_ file: String) async throws {
         let ai = try OpsTests.instance(file)
-        let id = ai.configuration.textModel
+        let id = try #require(ai.configuration.textModel)
         let serve = try Serve(threads: 2)
         // Greedy, then sampled with each door's defaults (no temperature, top-k, top-p or min-p
         // given: they must be one set) and a seed.

@@ -37,6 +37,27 @@ import TestSupport
         }
     }
 
+    /// With no text model chosen each op runs on its measured default (`Benchmarks eval`).
+    @Test func `with no text model chosen, translate and tool chats run on Qwen 2.5 and the rest on SmolLM2`() async throws {
+        _ = try #require(TestModels.path(TestModels.qwen25), "Qwen 2.5 not installed: run scripts/setup.sh all")
+        _ = try #require(TestModels.path(TestModels.smolLM2), "SmolLM2 not installed: run scripts/setup.sh")
+        var c = OnDeviceAI.Configuration()
+        c.threads = 2
+        let ai = OnDeviceAI(configuration: c)
+        // Qwen's vocabulary has 151,936 entries and `<|im_start|>` is 151644; SmolLM2's has 49,152.
+        let t = try await ai.translate("Good morning, my friend.", to: "Spanish", options: Self.greedy)
+        #expect(t.promptTokenIDs.contains(151_644), "\(t.promptTokenIDs.prefix(8))")
+        let s = try await ai.summarize("The meeting moved from Monday to Thursday because the projector was broken.", options: Self.greedy)
+        #expect(!s.promptTokenIDs.isEmpty && s.promptTokenIDs.allSatisfy { $0 < 49_152 })
+        #expect(try await ai.capability(.translate).model == "qwen2.5-coder-0.5b-instruct-q4_k_m")
+        #expect(try await ai.capability(.summarize).model == "smollm2-135m-instruct-q4_1")
+        var toolOptions = ToolOptions()
+        toolOptions.maxToolCalls = 1
+        let r = try await ai.chat([.user("What is 81 times 19?")], tools: Tool.builtIns, options: Self.greedy, toolOptions: toolOptions)
+        #expect(r.toolCalls.first?.name == "calculate" && r.toolCalls.first?.result == "1539", "\(r.toolCalls)")
+        print("[ops default] translate: \(t.text) | summarize: \(s.text)")
+    }
+
     @Test func `the non-chat paths run unchanged on Gemma 3, and chat says it needs a template`() async throws {
         let ai = try Self.instance(TestModels.gemma3)
         let g = try await ai.generate("The three primary colours are", options: Self.greedy)

@@ -121,3 +121,33 @@ import TestSupport
         #expect(try JSONDecoder().decode([KeepAlive].self, from: data) == [.forever, .unloadImmediately, .duration(.seconds(90))])
     }
 }
+
+/// Each text op's model when the user has not chosen one, and one model for all once they have.
+@Suite struct TextModelPerOpTests {
+    @Test func `unset, translate runs on Qwen 2.5 and the other text ops on SmolLM2`() throws {
+        let unset = RuntimeSettings()
+        #expect(unset.textModel == nil)
+        #expect(unset.textModelId(for: .translate) == "qwen2.5-coder-0.5b-instruct-q4_k_m")
+        for op in [Op.generate, .chat, .summarize, .proofread] { #expect(unset.textModelId(for: op) == "smollm2-135m-instruct-q4_1") }
+        let backend = RuntimeConfiguration(revision: 1, settings: unset, textModelFingerprint: nil).identity.textGeneration
+        #expect(backend.modelId == "smollm2-135m-instruct-q4_1" && backend.translationModelId == "qwen2.5-coder-0.5b-instruct-q4_k_m")
+
+        var chosen = RuntimeSettings()
+        chosen.textModel = "my-model"
+        for op in [Op.generate, .chat, .summarize, .translate, .proofread] { #expect(chosen.textModelId(for: op) == "my-model") }
+        let same = RuntimeConfiguration(revision: 1, settings: chosen, textModelFingerprint: nil).identity.textGeneration
+        #expect(same.modelId == "my-model" && same.translationModelId == "my-model")
+    }
+
+    @Test func `a settings file without textModel leaves it unset, and one with it keeps it`() throws {
+        let none = try JSONDecoder().decode(RuntimeSettings.self, from: Data(#"{"contextLength": 2048}"#.utf8))
+        #expect(none.textModel == nil && none.contextLength == 2048)
+        let some = try JSONDecoder().decode(RuntimeSettings.self, from: Data(#"{"textModel": "gemma3-270m-q4_k_m"}"#.utf8))
+        #expect(some.textModel == "gemma3-270m-q4_k_m")
+        #expect(throws: RuntimeError.self) {
+            var bad = RuntimeSettings()
+            bad.textModel = "../escape"
+            _ = try bad.validated(path: "settings.json")
+        }
+    }
+}
