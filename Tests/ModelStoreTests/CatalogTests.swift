@@ -21,7 +21,7 @@ struct CatalogTests {
     @Test func `every op maps to a pinned model of the right kind`() throws {
         let expected: [Op: (String, ModelKind)] = [
             .generate: ("smollm2-135m-instruct-q4_1", .llm), .chat: ("smollm2-135m-instruct-q4_1", .llm),
-            .summarize: ("smollm2-135m-instruct-q4_1", .llm), .translate: ("smollm2-135m-instruct-q4_1", .llm),
+            .summarize: ("smollm2-135m-instruct-q4_1", .llm), .translate: ("qwen2.5-coder-0.5b-instruct-q4_k_m", .llm),
             .proofread: ("smollm2-135m-instruct-q4_1", .llm), .transcribe: ("whisper-tiny.en-ct2", .asr),
             .vad: ("silero-vad-v6", .vad), .embed: ("all-minilm-l6-v2", .embedding), .search: ("all-minilm-l6-v2", .embedding),
             .speak: ("piper-en_US-joe-medium", .tts), .classify: ("efficientnet-lite0", .vision),
