@@ -22,13 +22,15 @@ package enum TextEvaluation {
         return abs(value - expected) < 1e-6 * max(1, abs(expected))
     }
 
+    /// Numbers as written, with thousands separators (a fixed pattern, so it always compiles).
+    private static let numberPattern = try! NSRegularExpression(pattern: #"-?\d[\d,]*(?:\.\d+)?"#)
+
     /// Whether an answer states `expected` as a number, in prose: "7,006,652", "7006652" and
     /// "62.5" count; a reply that is itself a JSON object (a call written as text) does not.
     package static func statesNumber(_ answer: String, _ expected: Double) -> Bool {
         let trimmed = answer.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("{") || trimmed.hasPrefix("```") || trimmed.contains("<tool_call>") { return false }
-        // Numbers as written, thousands separators dropped.
-        let pattern = try! NSRegularExpression(pattern: #"-?\d[\d,]*(?:\.\d+)?"#)
+        let pattern = numberPattern
         let range = NSRange(trimmed.startIndex..., in: trimmed)
         for match in pattern.matches(in: trimmed, range: range) {
             guard let r = Range(match.range, in: trimmed) else { continue }
