@@ -19,14 +19,14 @@ let package = Package(
         .target(name: "Tensor"),
         .target(name: "Kernels", dependencies: ["Tensor", "CKernels"]),
         .target(name: "Formats", dependencies: ["Tensor"]),
-        .target(name: "Tokenizers", dependencies: ["Formats", "Jinja"]),
+        .target(name: "Tokenizers", dependencies: ["Platform", "Formats", "Jinja"]),
         // A sandboxed interpreter for the Jinja subset of Hugging Face chat templates, rendering
         // what transformers' jinja2 environment renders, with template/data origins per segment.
         .target(name: "Jinja"),
         // espeak-ng, the phonemizer Piper voices are trained with (Debian's libespeak-ng).
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         // Text to phoneme ids for Piper voices: espeak-ng clauses mapped through the voice config.
-        .target(name: "Phonemes", dependencies: ["CEspeakNG"]),
+        .target(name: "Phonemes", dependencies: ["Platform", "CEspeakNG"]),
         // libsndfile from Debian: compressed audio (FLAC, Ogg Vorbis/Opus, MP3) in and out.
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "Audio", dependencies: ["CSndFile"]),
@@ -42,13 +42,13 @@ let package = Package(
         .target(name: "Photos", dependencies: ["Platform", "Imaging", "Models", "Runtime", "ModelStore"]),
         .target(name: "Models", dependencies: ["EngineSupport", "Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "ModelStore", dependencies: ["Platform", "CKernels"]),
-        .target(name: "Runtime", dependencies: ["Speech", "TextGeneration", "StructuredOutput", "EngineSupport", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Phonemes"]),
+        .target(name: "Runtime", dependencies: ["Platform", "Speech", "TextGeneration", "StructuredOutput", "EngineSupport", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Phonemes"]),
         .target(name: "Retrieval", dependencies: ["Platform", "TextGeneration", "StructuredOutput", "EngineSupport", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
-        .target(name: "OnDevice", dependencies: ["Speech", "TextGeneration", "Tools", "StructuredOutput", "EngineSupport", "Runtime", "Retrieval", "Audio", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Photos"]),
-        .executableTarget(name: "ondevice", dependencies: ["Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Audio", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
+        .target(name: "OnDevice", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "EngineSupport", "Runtime", "Retrieval", "Audio", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Photos"]),
+        .executableTarget(name: "ondevice", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Audio", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
         .target(name: "Server", dependencies: ["Platform", "CKernels", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Models", "ModelStore", "Tokenizers", "Audio"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["OnDevice", "Runtime", "ModelStore", "Models", "Server", "TestSupport"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Platform", "OnDevice", "Runtime", "ModelStore", "Models", "Server", "TestSupport"]),
         // The engine, split by concern (every door reaches text generation through TextCore):
         // compute threads, cancellation, gates and the seeded generator, below everything that runs
         // models; JSON, JSON Schema and the grammars that hold decoding to them; tools and their
@@ -57,10 +57,10 @@ let package = Package(
         .target(name: "EngineSupport"),
         // The POSIX calls whose spelling differs between Linux and Apple platforms, once.
         .target(name: "Platform"),
-        .target(name: "StructuredOutput", dependencies: ["EngineSupport", "Tokenizers", "Models", "Formats"]),
+        .target(name: "StructuredOutput", dependencies: ["Platform", "EngineSupport", "Tokenizers", "Models", "Formats"]),
         .target(name: "Tools", dependencies: ["StructuredOutput", "EngineSupport"]),
         .target(name: "TextGeneration", dependencies: ["Tools", "StructuredOutput", "EngineSupport", "Models", "Tokenizers", "Kernels", "Tensor", "Formats"]),
-        .target(name: "Speech", dependencies: ["EngineSupport", "Models", "Tokenizers", "Kernels", "Tensor", "Formats", "Audio", "Phonemes"]),
+        .target(name: "Speech", dependencies: ["Platform", "EngineSupport", "Models", "Tokenizers", "Kernels", "Tensor", "Formats", "Audio", "Phonemes"]),
         .target(name: "TestSupport", dependencies: ["Platform", "EngineSupport", "Formats", "Tensor", "Tokenizers"]),
         // Fuzz targets for every parser of outside bytes, run by scripts/fuzz.sh under libFuzzer and
         // AddressSanitizer; CFuzz reaches libFuzzer's driver only when the fuzz build links it.

@@ -1,8 +1,8 @@
 import Foundation
 import OnDevice
+import Platform
 import Runtime
 import Server
-import Synchronization
 
 /// `Benchmarks soak`: many clients at once against an in-process `ondevice serve` for a fixed
 /// time, over every kind of request a server meets — streamed chat, completions, embeddings,
@@ -73,7 +73,7 @@ struct SoakBenchmark {
         }
 
         let tally = SoakTally()
-        let memory = Mutex<[(seconds: Double, bytes: Int)]>([])
+        let memory = Locked<[(seconds: Double, bytes: Int)]>([])
         let started = ContinuousClock.now
         let deadline = started + .seconds(seconds)
         let done = DispatchGroup()

@@ -1,6 +1,6 @@
 import Foundation
+import Platform
 import Server
-import Synchronization
 
 /// The requests of the soak, built as raw HTTP over the loopback client.
 struct SoakRequests: Sendable {
@@ -98,7 +98,7 @@ final class SoakTally: Sendable {
         var statuses: [Int: Int] = [:]
         var seconds: [Double] = []
     }
-    private let kinds = Mutex<[SoakRequests.Kind: Kind]>([:])
+    private let kinds = Locked<[SoakRequests.Kind: Kind]>([:])
 
     func record(_ kind: SoakRequests.Kind, status: Int, seconds: Double) {
         kinds.withLock {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Platform
 
 /// Transfer state of one model pull.
 package struct PullProgress: Sendable, Equatable, Codable {
@@ -33,7 +33,7 @@ final class ProgressMeter: Sendable {
     private let total: Int64?
     private let interval: Duration
     private let sink: @Sendable (PullProgress) -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(id: String, total: Int64?, interval: Double, sink: @escaping @Sendable (PullProgress) -> Void) {
         self.id = id

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import Platform
 
 /// `https://` transport over FoundationNetworking's URLSession (TLS comes from libcurl on Linux).
 ///
@@ -40,7 +40,7 @@ package struct URLSessionHTTPClient: HTTPFetching {
 }
 
 /// Delegate for one task. `@unchecked Sendable`: URLSession calls it on a serial queue, and the
-/// only state touched from elsewhere (cancellation) sits behind a Mutex.
+/// only state touched from elsewhere (cancellation) sits behind a lock.
 private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct State {
         var continuation: CheckedContinuation<Result<Void, StoreError>, Never>?
@@ -51,7 +51,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     private let handler: HTTPResponseHandler
     private let url: String
     private let stallTimeout: Double
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(handler: HTTPResponseHandler, url: String, stallTimeout: Double) {
         self.handler = handler

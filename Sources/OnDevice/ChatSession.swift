@@ -1,3 +1,4 @@
+import Platform
 import Synchronization
 
 /// A conversation with one text model that keeps its place. Each turn adds the user's message
@@ -18,7 +19,7 @@ public final class ChatSession: Sendable {
     public let model: TextModel
     /// Options of every turn (sampling, length, adapters).
     public let options: TextOptions
-    private let state: Mutex<[Message]>
+    private let state: Locked<[Message]>
     private let turns = TurnGate()
     /// Finds this conversation's cache again in the model's session pool.
     private let tag: UInt64
@@ -28,7 +29,7 @@ public final class ChatSession: Sendable {
     init(model: TextModel, system: String?, options: TextOptions) {
         self.model = model
         self.options = options
-        self.state = Mutex(system.map { [.system($0)] } ?? [])
+        self.state = Locked(system.map { [.system($0)] } ?? [])
         self.tag = Self.nextTag.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 

@@ -1,7 +1,7 @@
 import Foundation
+import Platform
 import Runtime
 import Speech
-import Synchronization
 
 /// The work of a voice session: the input loop (VAD over the chunks) and each turn's reply.
 struct VoiceSessionContext: Sendable {
@@ -132,7 +132,7 @@ struct VoiceModels: Sendable {
 
 /// A lock around a session's transcriber.
 final class WhisperGate: Sendable {
-    private let mutex = Mutex(())
+    private let mutex = Locked(())
 
     func withLock<T>(_ body: (inout ()) throws -> T) rethrows -> T {
         try mutex.withLock { (value: inout ()) throws -> T in try body(&value) }

@@ -1,4 +1,4 @@
-import Synchronization
+import Platform
 
 /// The turn state of a voice session, shared by its input driver and its reply task. Every
 /// transition and the events it emits happen under one lock, so the event order is the order
@@ -26,7 +26,7 @@ final class VoiceSessionCore: Sendable {
         var history: [Message] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let continuation: AsyncStream<VoiceEvent>.Continuation
     let bargeIn: Bool
 

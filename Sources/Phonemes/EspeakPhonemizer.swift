@@ -1,5 +1,5 @@
 import CEspeakNG
-import Synchronization
+import Platform
 
 /// Text to IPA clauses with Debian's libespeak-ng.
 ///
@@ -18,7 +18,7 @@ package final class EspeakPhonemizer: Sendable {
         var voice: String?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private init() {}
 

@@ -1,8 +1,8 @@
 import Foundation
 import Models
 import ModelStore
+import Platform
 import Runtime
-import Synchronization
 
 /// Loads the neural descriptor backend, or says why it cannot run here.
 package protocol NeuralBackendLoading: Sendable {
@@ -22,7 +22,7 @@ package final class PhotoSimilarityFeature: ConfigurationSliceConsumer {
     private let neural: any NeuralBackendLoading
     private let perceptual = PerceptualBackend()
     /// The newest configuration revision seen; a slower, older `configure` must not win.
-    private let latestRevision = Mutex<UInt64?>(nil)
+    private let latestRevision = Locked<UInt64?>(nil)
 
     package init(cacheDirectory: String, neural: any NeuralBackendLoading) {
         self.neural = neural

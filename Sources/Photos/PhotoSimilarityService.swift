@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Platform
 import Synchronization
 
 /// Which descriptor backend is active, and why.
@@ -36,7 +37,7 @@ package final class PhotoSimilarityService: Sendable {
         var generation: UInt64
         var cache: DescriptorCache
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
     package let cacheDirectory: String
     package let decoder: ImageDecoder
 
@@ -44,7 +45,7 @@ package final class PhotoSimilarityService: Sendable {
                  decoder: ImageDecoder = ImageDecoder()) {
         self.cacheDirectory = cacheDirectory
         self.decoder = decoder
-        state = Mutex(State(backend: backend, capability: capability, generation: 0,
+        state = Locked(State(backend: backend, capability: capability, generation: 0,
                             cache: DescriptorCache(directory: cacheDirectory, identity: backend.identity)))
     }
 
@@ -98,7 +99,7 @@ package final class PhotoSimilarityService: Sendable {
     /// never stops the rest. `progress(done, total)` is called after each file, from any thread.
     package func facts(for paths: [String], threads: Int,
                        progress: (@Sendable (Int, Int) -> Void)? = nil) -> [Result<PhotoFacts, PhotosError>] {
-        let results = Mutex([Result<PhotoFacts, PhotosError>?](repeating: nil, count: paths.count))
+        let results = Locked([Result<PhotoFacts, PhotosError>?](repeating: nil, count: paths.count))
         let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: max(1, min(threads, paths.count))) { _ in

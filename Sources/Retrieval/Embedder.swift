@@ -1,6 +1,6 @@
 import Foundation
 import Models
-import Synchronization
+import Platform
 import Tokenizers
 
 /// The embedding front door: text → L2-normalized vectors with a model on our engine
@@ -151,7 +151,7 @@ package final class Embedder: Sendable {
 /// `@unchecked Sendable`: the array is only touched under the mutex, and a state taken out is
 /// owned by exactly one caller until given back.
 private final class StatePool: @unchecked Sendable {
-    private let lock = Mutex(())
+    private let lock = Locked(())
     private var states: [EncoderState] = []
 
     func take() -> EncoderState? { lock.withLock { _ in states.popLast() } }

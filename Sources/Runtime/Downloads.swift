@@ -1,7 +1,7 @@
 import EngineSupport
 import Foundation
 import ModelStore
-import Synchronization
+import Platform
 
 /// The runtime's first-use downloads: one pull per model however many ops ask for it at once,
 /// progress kept for capability answers, and every step published on the event bus. Models land
@@ -9,7 +9,7 @@ import Synchronization
 package final class Downloads: Sendable {
     package let store: ModelStore
     private let events: EventBus<RuntimeEvent>
-    private let active = Mutex<[String: Active]>([:])
+    private let active = Locked<[String: Active]>([:])
 
     private struct Active {
         var task: Task<InstalledModel, Error>

@@ -1,3 +1,4 @@
+import Platform
 import Synchronization
 
 /// Fans typed events out to any number of subscribers, each with its own bounded buffer. A slow
@@ -12,7 +13,7 @@ package final class EventBus<Event: Sendable>: Sendable {
         var nextId = 0
         var subscribers: [Int: Subscriber] = [:]
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let totalDrops = DropCounter()
     /// Buffer of a subscription made without an explicit size.
     package let defaultBufferSize: Int

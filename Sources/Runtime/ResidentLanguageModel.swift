@@ -1,6 +1,6 @@
 import Models
+import Platform
 import StructuredOutput
-import Synchronization
 import TextGeneration
 
 /// A language model held by the residency cache: the immutable `LanguageModel` plus a small pool
@@ -19,10 +19,10 @@ package final class ResidentLanguageModel: ResidentModel {
     package let mappedBytes: Int
     /// Heap the load allocated, measured.
     package let heapBytes: Int
-    private let pool = Mutex(SessionPool())
+    private let pool = Locked(SessionPool())
     /// LoRA adapters loaded for this model, by file path: loaded once, shared by every session
     /// (each session applies its own set at its own scales), freed with the model.
-    private let adapters = Mutex([String: LoRAAdapter]())
+    private let adapters = Locked([String: LoRAAdapter]())
     /// Sessions kept allocated while no op uses them (their caches keep the last prompt).
     package let maxIdleSessions: Int
     /// Idle sessions kept for chat sessions (each keeps its conversation's cache between turns);

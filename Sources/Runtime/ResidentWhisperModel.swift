@@ -1,6 +1,6 @@
 import Models
+import Platform
 import Speech
-import Synchronization
 import Tokenizers
 
 /// A Whisper model held by the residency cache: the immutable model and tokenizer plus a small
@@ -20,7 +20,7 @@ package final class ResidentWhisperModel: ResidentModel {
     package let mappedBytes: Int
     package let heapBytes: Int
     package let maxIdleTranscribers: Int
-    private let pool = Mutex(TranscriberPool())
+    private let pool = Locked(TranscriberPool())
 
     package init(model: WhisperModel, tokenizer: WhisperTokenizer, heapBytes: Int, maxIdleTranscribers: Int = 1) {
         self.model = model

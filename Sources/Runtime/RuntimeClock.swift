@@ -1,4 +1,4 @@
-import Synchronization
+import Platform
 
 /// The time source of keep-alive timers and pressure polling. Injected so tests drive time by hand
 /// (`ManualClock`) instead of sleeping.
@@ -36,7 +36,7 @@ package final class ManualClock: RuntimeClock {
         var sleepers: [Int: Sleeper] = [:]
         var cancelled: Set<Int> = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     package init() {}
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Platform
 import TextGeneration
 
 /// The stable text-generation feature: one object for the runtime's whole life, whatever model
@@ -14,14 +14,14 @@ package final class TextGenerationFeature: Sendable {
         var generation: UInt64 = 0
         var status: TextGenerationStatus = .idle
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let residency: Residency
     private let downloads: Downloads
     private let events: EventBus<RuntimeEvent>
     private let engine = LanguageModelEngine()
 
     package init(backend: TextGenerationBackend, residency: Residency, downloads: Downloads, events: EventBus<RuntimeEvent>) {
-        self.state = Mutex(State(backend: backend))
+        self.state = Locked(State(backend: backend))
         self.residency = residency
         self.downloads = downloads
         self.events = events

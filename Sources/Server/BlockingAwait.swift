@@ -1,6 +1,6 @@
 import Dispatch
 import OnDevice
-import Synchronization
+import Platform
 
 /// Runs async work (a residency lease, a store lookup) from a connection thread and blocks that
 /// thread until it is done. Only short, non-computing work goes through here; the model compute
@@ -8,7 +8,7 @@ import Synchronization
 /// `OwnThreadsExecutor`, so a request is answered even while an app's own work holds every
 /// thread of the pool.
 func blockingAwait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let outcome = Mutex<Result<T, any Error>?>(nil)
+    let outcome = Locked<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task(executorPreference: OwnThreadsExecutor.shared) {
         let result: Result<T, any Error>
@@ -31,7 +31,7 @@ final class BlockingIterator<Element: Sendable>: Sendable {
         case end(Result<Void, any Error>)
     }
     private final class Buffer: Sendable {
-        let items = Mutex<[Item]>([])
+        let items = Locked<[Item]>([])
         let ready = DispatchSemaphore(value: 0)
 
         func push(_ item: Item) {

@@ -1,6 +1,5 @@
 import Foundation
 import Platform
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,7 +50,7 @@ package final class HTTPServer: Sendable {
     package let limits: Limits
     private let listener: Int32
     private let handler: any HTTPHandling
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let finished = DispatchSemaphore(value: 0)
 
     /// Binds and listens; call `start` to accept. `host` is an IPv4 address.

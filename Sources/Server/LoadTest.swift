@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Platform
 
 /// Drives a running server with `clients` concurrent keep-alive clients, each sending short
 /// chat completions back to back for `seconds`, and reports errors and latency percentiles.
@@ -49,7 +49,7 @@ package struct LoadTest: Sendable {
             var failures: [Int: Int] = [:]
             var firstFailure: String?
         }
-        let shared = Mutex(Shared())
+        let shared = Locked(Shared())
         let start = ContinuousClock.now
         let deadline = start + .seconds(seconds)
         let body = LoadPrompts.chat(model: model, maxTokens: maxTokens)

@@ -1,8 +1,8 @@
 import Foundation
 import ModelStore
 import OnDevice
+import Platform
 import Runtime
-import Synchronization
 
 /// The models behind the API: which ids are served, and running a request on one of them. Every
 /// model is leased through the runtime's residency cache (so the memory budget, keep-alive and
@@ -12,9 +12,9 @@ package final class ModelHost: Sendable {
     /// The public API over the same runtime, for the endpoints that go through it (speech).
     let ai: OnDeviceAI
     let configuration: ServerConfiguration
-    private let queues = Mutex<[String: ModelQueue]>([:])
+    private let queues = Locked<[String: ModelQueue]>([:])
     /// Weights-file headers already read, by path.
-    private let headers = Mutex<[String: ModelHeader]>([:])
+    private let headers = Locked<[String: ModelHeader]>([:])
     /// The kinds this server has endpoints for.
     static let servedKinds: Set<ModelKind> = [.llm, .embedding, .asr, .tts]
 

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Platform
 
 /// Admission for one model: at most `maxRunning` requests compute at once, at most `maxWaiting`
 /// more wait their turn (first come, first served), and any beyond that are refused at once
@@ -19,7 +19,7 @@ package final class ModelQueue: Sendable {
         /// Waiters handed a slot by a leaving request (the slot moves without `running` dropping).
         var granted: Set<ObjectIdentifier> = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     package init(maxRunning: Int, maxWaiting: Int) {
         precondition(maxRunning >= 1 && maxWaiting >= 0, "a queue needs a running slot")

@@ -1,7 +1,7 @@
 import EngineSupport
 import Foundation
 import Phonemes
-import Synchronization
+import Platform
 
 /// Speech for text that is still being written: a language model's answer is appended as it
 /// streams, and each sentence is synthesized as soon as it is closed (`SentenceSplitter`), on a
@@ -35,7 +35,7 @@ package final class IncrementalSpeech: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var state = State()
-    private let splitter: Mutex<SentenceSplitter>
+    private let splitter: Locked<SentenceSplitter>
     private let synthesizer: SpeechSynthesizer
     private let options: SynthesisOptions
     private let pacing: Pacing
@@ -66,7 +66,7 @@ package final class IncrementalSpeech: @unchecked Sendable {
         self.pacing = pacing
         self.onChunk = onChunk
         self.onClosed = onClosed
-        splitter = Mutex(SentenceSplitter(phonemizer: synthesizer.phonemizer))
+        splitter = Locked(SentenceSplitter(phonemizer: synthesizer.phonemizer))
         ComputeThread.start(name: "ondevice.speak-incremental") { [self] in work() }
     }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Platform
 import Tokenizers
 
 /// Every token's bytes in one prefix tree, laid out in preorder, so that constrained decoding
@@ -135,7 +135,7 @@ package final class TokenTrie: @unchecked Sendable {
         return UnsafeBufferPointer(rebasing: buffer[0..<array.count])
     }
 
-    private static let cache = Mutex<[(tokenizer: Tokenizer, trie: TokenTrie)]>([])
+    private static let cache = Locked<[(tokenizer: Tokenizer, trie: TokenTrie)]>([])
 
     /// The trie of `tokenizer`, built on first use and kept for the most recent tokenizers.
     package static func shared(for tokenizer: Tokenizer) -> TokenTrie {

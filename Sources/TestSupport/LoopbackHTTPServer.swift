@@ -1,6 +1,5 @@
 import Foundation
 import Platform
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,7 +11,7 @@ import Darwin
 /// Serves registered byte arrays with `Range: bytes=N-` (206) and `If-Range`, one request per
 /// connection. Faults queued for a path apply to its next requests in order. Counts the body bytes
 /// it actually sent, so tests can prove a resume did not re-download what was already received.
-/// Each connection runs on its own thread; shared state sits behind a Mutex.
+/// Each connection runs on its own thread; shared state sits behind a lock.
 package final class LoopbackHTTPServer: Sendable {
     /// Misbehaviour for one request.
     package enum Fault: Sendable, Equatable {
@@ -54,7 +53,7 @@ package final class LoopbackHTTPServer: Sendable {
     private let listener: Int32
     /// The bound port on 127.0.0.1.
     package let port: UInt16
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     package var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Platform
 
 /// GPT-2 style byte-level BPE: a word's bytes become alphabet symbols, then adjacent pairs merge
 /// lowest merge rank first (ties: leftmost first) until no listed pair remains.
@@ -13,7 +13,7 @@ final class BytePairEncoder: Sendable {
     private let extraTexts: [[UInt8]]  // texts of interned symbols ≥ vocabularySize
     private let singleByteToken: [Int32]  // (256): token whose text is that one byte, or -1
     private let wholeWordLookup: Bool
-    private let cache = Mutex<[[UInt8]: [Int32]]>([:])
+    private let cache = Locked<[[UInt8]: [Int32]]>([:])
     private static let cacheLimit = 1 << 16
 
     /// - Parameter wholeWordLookup: llama.cpp `ignore_merges`: a word that is itself a vocabulary

@@ -1,6 +1,6 @@
 import Foundation
 import OnDevice
-import Synchronization
+import Platform
 
 /// `ondevice chat --tools …`: each user turn is a chat with tools through the public API. On a
 /// terminal the answer streams and every call and result appears on its own line as it happens;
@@ -90,7 +90,7 @@ extension ChatCommand {
 private final class TurnPrinter: Sendable {
     let quiet: Bool
     /// Whether the cursor is at the start of a line (so a call's line starts cleanly).
-    private let atLineStart = Mutex(true)
+    private let atLineStart = Locked(true)
 
     init(quiet: Bool) { self.quiet = quiet }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
 import Photos
-import Synchronization
+import Platform
 
 /// `ondevice photos bench [--images N] [--width W --height H] [--backend B]`: images/s of
 /// `photos index` (decode + quality + descriptor, cache cold) at 1 and 2 threads over a folder of
@@ -61,7 +61,7 @@ enum PhotosBenchCommand {
         for threads in [1, 2] {
             let all = paths
             /// Next image index, then images with faces, meshed, failed.
-            let state = Mutex((next: 0, withFaces: 0, meshed: 0, failed: 0))
+            let state = Locked((next: 0, withFaces: 0, meshed: 0, failed: 0))
             let start = DispatchTime.now().uptimeNanoseconds
             DispatchQueue.concurrentPerform(iterations: threads) { _ in
                 while true {

@@ -1,6 +1,6 @@
 import Foundation
 import ModelStore
-import Synchronization
+import Platform
 
 /// A one-line download progress bar on stderr, drawn only when stderr is a terminal. Labelled
 /// with the model id from the events unless given a label; a new id starts a new line (prefetch
@@ -9,7 +9,7 @@ final class ProgressBar: Sendable {
     let label: String?
     let enabled = isatty(STDERR_FILENO) != 0
     /// Id of the model on the current line, nil before the first event.
-    private let currentId = Mutex<String?>(nil)
+    private let currentId = Locked<String?>(nil)
 
     init(label: String? = nil) { self.label = label }
 

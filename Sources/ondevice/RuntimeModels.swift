@@ -1,7 +1,7 @@
 import Foundation
 import OnDevice
+import Platform
 import Runtime
-import Synchronization
 
 /// The CLI's way to a model of any kind: a lease from the runtime's residency cache, the same
 /// path the public API takes. `--model` may be a catalog id (downloaded on first use) or a path,
@@ -54,5 +54,5 @@ enum RuntimeModels {
     }
 
     /// Leases that last the whole command (an index keeps using its embedder until it exits).
-    static let held = Mutex<[EngineLease<ResidentEmbedder>]>([])
+    static let held = Locked<[EngineLease<ResidentEmbedder>]>([])
 }
