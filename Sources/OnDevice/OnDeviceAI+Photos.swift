@@ -62,11 +62,22 @@ public final class PhotoLibrary: Sendable {
     let feature: PhotoSimilarityFeature
     let runtime: OnDeviceRuntime
     let threads: Int
+    /// Where the descriptor caches and the photo-text index live.
+    let cacheDirectory: String
+    /// The instance's embedding model and its `embed`, for photo text search by meaning.
+    let textEmbedding: TextEmbedding
 
-    init(feature: PhotoSimilarityFeature, runtime: OnDeviceRuntime, threads: Int) {
+    struct TextEmbedding: Sendable {
+        let model: String
+        let embed: @Sendable ([String], EmbeddingPurpose) async throws -> [[Float]]
+    }
+
+    init(feature: PhotoSimilarityFeature, runtime: OnDeviceRuntime, threads: Int, cacheDirectory: String, textEmbedding: TextEmbedding) {
         self.feature = feature
         self.runtime = runtime
         self.threads = threads
+        self.cacheDirectory = cacheDirectory
+        self.textEmbedding = textEmbedding
     }
 
     /// The active backend.
@@ -140,14 +151,17 @@ public final class PhotoLibrary: Sendable {
 
 extension OnDeviceAI {
     /// A photo library over this instance's runtime. `cacheDirectory` holds descriptor caches
-    /// (default `$XDG_CACHE_HOME/ondevice/photos`).
+    /// and the photo-text index (default `$XDG_CACHE_HOME/ondevice/photos`).
     public func photoLibrary(cacheDirectory: URL? = nil) async throws -> PhotoLibrary {
         let runtime = try await runtime()
-        let feature = PhotoSimilarityFeature(
-            cacheDirectory: cacheDirectory?.path ?? PhotoSimilarityFeature.defaultCacheDirectory(),
-            neural: EfficientNetBackendLoader(store: runtime.store))
+        let directory = cacheDirectory?.path ?? PhotoSimilarityFeature.defaultCacheDirectory()
+        let feature = PhotoSimilarityFeature(cacheDirectory: directory, neural: EfficientNetBackendLoader(store: runtime.store))
         await runtime.attach(feature)
+        let embedding = PhotoLibrary.TextEmbedding(model: configuration.embeddingModel) { [self] texts, purpose in
+            try await embed(texts, purpose: purpose)
+        }
         return PhotoLibrary(feature: feature, runtime: runtime,
-                            threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount)
+                            threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
+                            cacheDirectory: directory, textEmbedding: embedding)
     }
 }

@@ -8,7 +8,8 @@ import Platform
 /// generated JPEGs, and the process's peak resident memory. `--faces` then times face culling's
 /// per-frame work (decode, face detection, and the mesh of the main face when one is found) at 1
 /// and 2 images at once, over the photos of `--in DIR` (generated scenes hold no faces, so the
-/// mesh only runs on real photos).
+/// mesh only runs on real photos). `--ocr` times text reading over the photos of `--in DIR`
+/// at 1 and 2 threads.
 enum PhotosBenchCommand {
     static func run(_ a: Arguments, feature: PhotoSimilarityFeature) throws {
         let count = try a.int("images") ?? 200
@@ -87,6 +88,27 @@ enum PhotosBenchCommand {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             print(String(format: "threads %d: %.1f images/s (%.2f s; %d with faces, %d meshed, %d failed), peak RSS %.0f MiB",
                          threads, Double(paths.count) / seconds, seconds, withFaces, meshed, failed, Double(peakResidentBytes()) / 1_048_576))
+        }
+    }
+
+    /// Text reading as `photos index --text` and `ocr` do it (decode, then PP-OCR detection,
+    /// direction and recognition, one image at a time with its networks split over the threads)
+    /// of every image under `--in`, at 1 and 2 threads. Generated scenes hold no text, so the
+    /// folder is required.
+    static func ocr(_ a: Arguments, reader: TextReader) throws {
+        guard let dir = a.string("in") else { throw CLIError.missingArgument("--in DIR (photos with text, for --ocr)") }
+        let paths = try PhotoFolder.imagePaths(in: dir)
+        guard !paths.isEmpty else { throw CLIError.invalidValue(option: "--in", value: dir, expected: "a folder with images") }
+        print("ocr (decode + det + cls + rec): \(paths.count) images from \(dir)")
+        for threads in [1, 2] {
+            var lines = 0, failed = 0
+            let start = DispatchTime.now().uptimeNanoseconds
+            for path in paths {
+                do { lines += try reader.read(fileAt: path, threads: threads).filter(\.kept).count } catch { failed += 1 }
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            print(String(format: "threads %d: %.2f images/s (%.2f s; %d lines read, %d failed), peak RSS %.0f MiB",
+                         threads, Double(paths.count) / seconds, seconds, lines, failed, Double(peakResidentBytes()) / 1_048_576))
         }
     }
 

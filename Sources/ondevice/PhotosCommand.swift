@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import ModelStore
+import OnDevice
 import Photos
 import Runtime
 
@@ -11,8 +12,8 @@ enum PhotosCommand {
 
     static func run(_ args: ArraySlice<String>) async throws {
         guard let sub = args.first else { throw CLIError.missingArgument("photos subcommand (index, similar, cull, search)") }
-        let a = try Arguments(args.dropFirst(), options: valued, flags: ["json", "csv", "text", "faces"])
-        if sub == "search" { return try search(a) }
+        let a = try Arguments(args.dropFirst(), options: valued, flags: ["json", "csv", "text", "faces", "ocr"])
+        if sub == "search" { return try await search(a) }
         let feature = try await makeFeature(a)
         let threads = try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount
         switch sub {
@@ -22,15 +23,20 @@ enum PhotosCommand {
             let results = scan(paths, service: feature.service, threads: threads)
             try feature.service.saveCache()
             let failed = results.filter { if case .failure = $0 { true } else { false } }.count
-            let textRead = a.has("text") ? try await indexText(paths, a, threads: threads) : nil
+            let text = a.has("text") ? try await indexText(dir, a, threads: threads) : nil
             if a.has("json") {
                 var report: [String: Any] = ["photos": paths.count - failed, "failed": failed, "backend": feature.capability.description]
-                if let textRead { report["text_read"] = textRead }
+                if let text {
+                    report["text_read"] = text.read
+                    report["label_model"] = text.labelModel ?? NSNull()
+                    report["embedding_model"] = text.embeddingModel ?? NSNull()
+                }
                 try printJSON(report)
             } else {
                 print("indexed \(paths.count - failed) photo\(paths.count - failed == 1 ? "" : "s")"
                       + (failed > 0 ? ", \(failed) failed" : "") + "; backend: \(feature.capability)"
-                      + (textRead.map { "; text read in \($0)" } ?? ""))
+                      + (text.map { "; text read in \($0.read)" + ($0.labelModel.map { ", labels by \($0)" } ?? "")
+                          + ($0.embeddingModel.map { ", search by meaning with \($0)" } ?? ", search by words only") } ?? ""))
             }
         case "similar":
             guard let image = a.positionals.first else { throw CLIError.missingArgument("IMG") }
@@ -86,13 +92,51 @@ enum PhotosCommand {
                 await faces.0.release()
                 await faces.1.release()
             }
+            if a.has("ocr") { try PhotosBenchCommand.ocr(a, reader: try await textReader()) }
         default:
             throw CLIError.unknownCommand("photos \(sub)")
         }
     }
 
-    /// Reads the text of new or changed photos into the text index; returns how many were read.
-    static func indexText(_ paths: [String], _ a: Arguments, threads: Int) async throws -> Int {
+    /// Reads the text of new or changed photos into the text index, through the public API
+    /// (`PhotoLibrary.indexText`); returns how many were read and why a model was not used.
+    static func indexText(_ dir: String, _ a: Arguments, threads: Int) async throws -> PhotoTextIndexing {
+        let library = try await textLibrary(a, threads: threads)
+        let bar = ProgressBar(label: "reading text")
+        let result = try await library.indexText(directory: URL(fileURLWithPath: dir)) { done, total in bar.updateCount(done: done, total: total) }
+        bar.finishCount()
+        for line in result.skipped { FileHandle.standardError.write(Data("ondevice: skipped \(line)\n".utf8)) }
+        for note in result.notes { FileHandle.standardError.write(Data("ondevice: \(note)\n".utf8)) }
+        return result
+    }
+
+    /// `photos search TEXT [--in DIR] [--k N]`: indexed photos whose text and labels match TEXT,
+    /// by words and, when the index has embeddings, by meaning.
+    static func search(_ a: Arguments) async throws {
+        guard let query = a.positionals.first else { throw CLIError.missingArgument("TEXT") }
+        let library = try await textLibrary(a, threads: try a.int("threads"))
+        let result = try await library.searchText(query, in: a.string("in").map { URL(fileURLWithPath: $0) }, count: try a.int("k") ?? 10)
+        if a.has("json") {
+            try printJSON([
+                "query": query, "embedding_model": result.embeddingModel ?? NSNull(), "note": result.note ?? NSNull(),
+                "results": result.matches.map {
+                    ["path": $0.url.path, "score": $0.score, "text": $0.text, "labels": $0.labels, "word_score": $0.wordScore,
+                     "similarity": $0.similarity.map(Double.init) ?? NSNull()] as [String: Any]
+                },
+            ])
+            return
+        }
+        if let note = result.note { FileHandle.standardError.write(Data("ondevice: \(note)\n".utf8)) }
+        for match in result.matches {
+            let shown = ([match.text.replacingOccurrences(of: "\n", with: " | ")] + match.labels.map { "[\($0)]" })
+                .filter { !$0.isEmpty }.joined(separator: " ")
+            let similarity = match.similarity.map { String(format: "%.3f", $0) } ?? "-"
+            print(String(format: "%.4f\t%@\t%@\t%@", match.score, similarity, match.url.path, shown))
+        }
+    }
+
+    /// The three PP-OCR models from the store, for the bench (which times reading, not loading).
+    static func textReader() async throws -> TextReader {
         let store = try ModelStore(configuration: .fromEnvironment())
         var models: [String] = []
         for id in [TextReader.detectorId, TextReader.classifierId, TextReader.recogniserId] {
@@ -101,28 +145,15 @@ enum PhotosCommand {
             }
             models.append(path)
         }
-        let reader = try TextReader(detector: models[0], classifier: models[1], recogniser: models[2])
-        var index = PhotoTextIndex(directory: a.string("cache") ?? PhotoSimilarityFeature.defaultCacheDirectory())
-        let bar = ProgressBar(label: "reading text")
-        let (read, failures) = index.update(paths, reader: reader, threads: threads) { done, total in bar.updateCount(done: done, total: total) }
-        bar.finishCount()
-        reportFailures(failures)
-        try index.save()
-        return read
+        return try TextReader(detector: models[0], classifier: models[1], recogniser: models[2])
     }
 
-    /// `photos search TEXT [--in DIR] [--k N]`: photos whose indexed text matches TEXT.
-    static func search(_ a: Arguments) throws {
-        guard let query = a.positionals.first else { throw CLIError.missingArgument("TEXT") }
-        let index = PhotoTextIndex(directory: a.string("cache") ?? PhotoSimilarityFeature.defaultCacheDirectory())
-        let hits = index.search(query, under: a.string("in").map(absolute), k: try a.int("k") ?? 10)
-        if a.has("json") {
-            try printJSON(["query": query, "results": hits.map { ["path": $0.path, "score": $0.score, "text": $0.text] as [String: Any] }])
-        } else {
-            for hit in hits {
-                print(String(format: "%.3f\t%@\t%@", hit.score, hit.path, hit.text.replacingOccurrences(of: "\n", with: " | ")))
-            }
-        }
+    /// The public API's photo library over `--cache` (default the photos cache), with `--threads`.
+    static func textLibrary(_ a: Arguments, threads: Int?) async throws -> PhotoLibrary {
+        var configuration = OnDeviceAI.Configuration()
+        configuration.threads = threads
+        let cache = a.string("cache").map { URL(fileURLWithPath: $0) }
+        return try await OnDeviceAI(configuration: configuration).photoLibrary(cacheDirectory: cache)
     }
 
     /// The feature with the backend `--backend` (or `auto`) resolves to.

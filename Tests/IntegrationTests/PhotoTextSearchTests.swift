@@ -1,0 +1,78 @@
+import Foundation
+import OnDevice
+import Testing
+import TestSupport
+
+/// Text in photos, searchable, through the doors: `PhotoLibrary.indexText` reads, labels and
+/// embeds a folder of golden images (two with text, two without), `searchText` finds them by
+/// words and by meaning, and `ondevice photos index --text` / `photos search` do the same.
+@Suite(.serialized) struct PhotoTextSearchTests {
+    static let images = ["ocr/images/p04_receipt.png", "ocr/images/p11_noisy_gray.jpg", "faces/images/f08_chelsea_cat.png",
+                         "faces/images/f09_coffee.png"]
+
+    /// A folder holding copies of `images`, and a cache folder.
+    static func folder() throws -> (photos: TemporaryDirectory, cache: TemporaryDirectory) {
+        for name in ["ch_PP-OCRv4_det_infer.onnx", "ch_PP-OCRv4_rec_infer.onnx", "efficientnet-lite0-57934424.pth"] {
+            _ = try #require(TestModels.path(name), "\(name) not installed: run scripts/setup.sh")
+        }
+        let photos = try TemporaryDirectory(), cache = try TemporaryDirectory()
+        for image in images {
+            try FileManager.default.copyItem(atPath: GoldenFiles.root.appendingPathComponent("vision2/\(image)").path,
+                                             toPath: photos.file((image as NSString).lastPathComponent))
+        }
+        return (photos, cache)
+    }
+
+    @Test func `indexText reads, labels and embeds; searchText finds photos by words and by meaning`() async throws {
+        let (photos, cache) = try Self.folder()
+        defer { photos.cleanup(); cache.cleanup() }
+        var configuration = OnDeviceAI.Configuration()
+        configuration.threads = 2
+        let ai = OnDeviceAI(configuration: configuration)
+        let library = try await ai.photoLibrary(cacheDirectory: URL(fileURLWithPath: cache.path))
+        let first = try await library.indexText(directory: URL(fileURLWithPath: photos.path))
+        #expect(first.photos == 4 && first.read == 4 && first.skipped.isEmpty, "\(first)")
+        #expect(first.labelModel == "efficientnet-lite0" && first.embeddingModel == "all-minilm-l6-v2", "\(first.notes)")
+        let again = try await library.indexText(directory: URL(fileURLWithPath: photos.path))
+        #expect(again.read == 0 && again.embeddingModel == "all-minilm-l6-v2")
+
+        func top(_ query: String) async throws -> PhotoTextMatch {
+            let result = try await library.searchText(query, count: 4)
+            #expect(result.embeddingModel == "all-minilm-l6-v2" && result.note == nil)
+            return try #require(result.matches.first, "\(query): nothing found")
+        }
+        // By words: the receipt's text (RapidOCR reads "Latte" on p04), the noisy boarding card.
+        let latte = try await top("latte")
+        #expect(latte.url.lastPathComponent == "p04_receipt.png" && latte.wordScore > 0 && latte.text.contains("CORNER CAFE"))
+        // By meaning: no photo says "kitten"; the cat is labelled a cat and found by that.
+        let kitten = try await top("kitten")
+        #expect(kitten.url.lastPathComponent == "f08_chelsea_cat.png" && kitten.wordScore == 0, "\(kitten)")
+        #expect(kitten.labels.contains { $0.contains("cat") } && (kitten.similarity ?? 0) > 0.3, "\(kitten)")
+        let coffee = try await top("a cup of coffee")
+        #expect(coffee.url.lastPathComponent == "f09_coffee.png", "\(coffee)")
+        // Only photos under the given folder are searched.
+        let elsewhere = try await library.searchText("latte", in: URL(fileURLWithPath: cache.path))
+        #expect(elsewhere.matches.isEmpty)
+    }
+
+    @Test func `ondevice photos index --text and photos search --json`() async throws {
+        let (photos, cache) = try Self.folder()
+        defer { photos.cleanup(); cache.cleanup() }
+        let index = try await CLIRunner.run(["photos", "index", photos.path, "--text", "--json", "--cache", cache.path])
+        #expect(index.status == 0, "\(index.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(index.stdout.utf8)) as? [String: Any], "\(index.stdout)")
+        #expect(report["text_read"] as? Int == 4 && report["label_model"] as? String == "efficientnet-lite0", "\(report)")
+        #expect(report["embedding_model"] as? String == "all-minilm-l6-v2")
+
+        let search = try await CLIRunner.run(["photos", "search", "receipt from the bakery", "--json", "--k", "2", "--cache", cache.path])
+        #expect(search.status == 0, "\(search.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [String: Any], "\(search.stdout)")
+        let results = try #require(object["results"] as? [[String: Any]])
+        #expect(results.count == 2 && object["embedding_model"] as? String == "all-minilm-l6-v2")
+        let best = (results.first?["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(best == "p04_receipt.png", "\(results)")
+
+        let missing = try await CLIRunner.run(["photos", "search", "--cache", cache.path])
+        #expect(missing.status != 0 && missing.stderr.contains("TEXT"))
+    }
+}
