@@ -1,6 +1,6 @@
 import Foundation
 import StructuredOutput
-import Synchronization
+import Platform
 import Testing
 import TextGeneration
 import Tokenizers
@@ -136,7 +136,7 @@ import Tools
 
 /// Collects streamed text across tasks.
 final class Streamed: Sendable {
-    private let box = Mutex("")
+    private let box = Locked("")
     func append(_ s: String) { box.withLock { $0 += s } }
     var text: String { box.withLock { $0 } }
 }

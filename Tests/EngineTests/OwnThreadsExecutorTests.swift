@@ -1,7 +1,7 @@
 import Dispatch
 import EngineSupport
 import Foundation
-import Synchronization
+import Platform
 import Testing
 
 private actor ThreadProbe {
@@ -9,7 +9,7 @@ private actor ThreadProbe {
 }
 
 private final class NameLog: Sendable {
-    let list = Mutex<[String]>([])
+    let list = Locked<[String]>([])
 }
 
 @Suite(.serialized) struct OwnThreadsExecutorTests {
@@ -18,7 +18,7 @@ private final class NameLog: Sendable {
     @Test func `a task and its actor hops run on the executor's threads`() async throws {
         let probe = ThreadProbe()
         let names = try await offPoolThread { () -> [String] in
-            let result = Mutex<[String]>([]), done = DispatchSemaphore(value: 0)
+            let result = Locked<[String]>([]), done = DispatchSemaphore(value: 0)
             Task(executorPreference: OwnThreadsExecutor.shared) {
                 let before = currentThreadName()
                 let inActor = await probe.threadName()

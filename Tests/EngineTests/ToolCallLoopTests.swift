@@ -1,6 +1,6 @@
 import Foundation
 import StructuredOutput
-import Synchronization
+import Platform
 import Testing
 import TextGeneration
 import Tokenizers
@@ -13,9 +13,9 @@ final class ScriptedResponder: AssistantResponding, Sendable {
         var messages: [ChatMessage]
         var mayCall: Bool
     }
-    private let state: Mutex<(replies: [String], turns: [Turn])>
+    private let state: Locked<(replies: [String], turns: [Turn])>
 
-    init(_ replies: [String]) { state = Mutex((replies, [])) }
+    init(_ replies: [String]) { state = Locked((replies, [])) }
 
     var turns: [Turn] { state.withLock { $0.turns } }
 

@@ -1,7 +1,7 @@
 import Foundation
 import ModelStore
 import OnDevice
-import Synchronization
+import Platform
 import Testing
 import TestSupport
 
@@ -98,7 +98,7 @@ import TestSupport
 
 /// The last value a progress callback reported, readable after the call returns.
 final class Counter: Sendable {
-    private let last = Mutex<Int64>(0)
+    private let last = Locked<Int64>(0)
     func set(_ v: Int64) { last.withLock { $0 = v } }
     var value: Int64 { last.withLock { $0 } }
 }

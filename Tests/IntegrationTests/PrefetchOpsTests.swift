@@ -1,7 +1,7 @@
 import Foundation
 import ModelStore
 import OnDevice
-import Synchronization
+import Platform
 import Testing
 import TestSupport
 
@@ -27,7 +27,7 @@ import TestSupport
         c.hubEndpoint = server.baseURL
         let ai = OnDeviceAI(configuration: c)
 
-        let received = Mutex<Int64>(0)
+        let received = Locked<Int64>(0)
         #expect(try await ai.prefetch([.detectSpeech]) { p in received.withLock { $0 = max($0, p.receivedBytes) } } == ["silero-vad-v6"])
         let total = installed.entry.files.reduce(Int64(0)) { $0 + ($1.bytes ?? 0) }
         #expect(received.withLock { $0 } == total)

@@ -3,7 +3,7 @@ import struct Tools.Calculator
 import struct Tools.ToolRegistry
 import Foundation
 import OnDevice
-import Synchronization
+import Platform
 import Testing
 import TestSupport
 
@@ -151,8 +151,8 @@ import TestSupport
 
     @Test func `cancelling while a tool runs cancels the tool and makes no further turn`() async throws {
         let ai = try OpsTests.instance()
-        let sawCancellation = Mutex(false)
-        let started = Mutex(0)
+        let sawCancellation = Locked(false)
+        let started = Locked(0)
         let wait = try Tool(name: "wait_for_approval", description: "Waits until a person approves the request.",
                             parameters: #"{"type":"object","properties":{}}"#) { _ in
             started.withLock { $0 += 1 }

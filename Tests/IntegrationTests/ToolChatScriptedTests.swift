@@ -5,7 +5,7 @@ import enum TextGeneration.ToolChoice
 import struct Tools.ToolRegistry
 import Foundation
 import OnDevice
-import Synchronization
+import Platform
 import Testing
 import TestSupport
 import Tokenizers
@@ -14,9 +14,9 @@ import Tokenizers
 /// limit, the lease) is tested exactly; the lease and session are SmolLM2's, taken through the
 /// runtime as in production.
 final class ScriptedAssistant: AssistantResponding, Sendable {
-    private let state: Mutex<(replies: [String], seen: [[ChatMessage]])>
+    private let state: Locked<(replies: [String], seen: [[ChatMessage]])>
 
-    init(_ replies: [String]) { state = Mutex((replies, [])) }
+    init(_ replies: [String]) { state = Locked((replies, [])) }
 
     /// The conversation each turn was given.
     var seen: [[ChatMessage]] { state.withLock { $0.seen } }

@@ -1,11 +1,11 @@
 import Kernels
-import Synchronization
+import Platform
 import Testing
 
 /// Counts per part, written from whichever thread runs the part.
 private final class PartCounts: Sendable {
-    let counts: Mutex<[Int]>
-    init(_ parts: Int) { counts = Mutex(Array(repeating: 0, count: parts)) }
+    let counts: Locked<[Int]>
+    init(_ parts: Int) { counts = Locked(Array(repeating: 0, count: parts)) }
     func hit(_ part: Int) { counts.withLock { $0[part] += 1 } }
     var values: [Int] { counts.withLock { $0 } }
 }

@@ -154,13 +154,13 @@ struct DownloadFaultTests {
 
 /// Collects progress events from transport threads.
 final class EventLog: Sendable {
-    private let events = Mutex([PullProgress]())
+    private let events = Locked([PullProgress]())
     func append(_ event: PullProgress) { events.withLock { $0.append(event) } }
     var all: [PullProgress] { events.withLock { $0 } }
     var last: PullProgress? { all.last }
 }
 
-import Synchronization
+import Platform
 
 struct DownloadSizeTests {
     @Test func `a body of the wrong size is refused from its head, not downloaded`() async throws {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Platform
 import Testing
 import ModelStore
 
@@ -14,7 +14,7 @@ struct PartialFileTests {
         defer { FileSystem.removeTree(path) }
         // Over 8 MiB, so the writeback step runs; odd chunk sizes, so block tails are carried.
         let data = sampleBytes(9 << 20 + 12_345, seed: 77)
-        let progress = Mutex<Int64>(0)
+        let progress = Locked<Int64>(0)
         func open() throws -> PartialFile {
             try PartialFile(path: path, backend: backend, onProgress: { delta in progress.withLock { $0 += delta } },
                             onDiskFull: { .insufficientStorage(needed: 0, free: 0) })

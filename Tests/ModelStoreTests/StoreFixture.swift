@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import Platform
 import Testing
 import ModelStore
 import TestSupport
 
 /// Records retry delays instead of sleeping, so backoff tests run instantly.
 final class RecordingSleeper: Sleeping {
-    private let delays = Mutex([Double]())
+    private let delays = Locked([Double]())
     var recorded: [Double] { delays.withLock { $0 } }
     func sleep(seconds: Double) async throws(StoreError) {
         delays.withLock { $0.append(seconds) }

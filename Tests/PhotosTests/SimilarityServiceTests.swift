@@ -123,10 +123,10 @@ import Testing
 
 /// A value shared with a Dispatch worker.
 final class LockedBox<T: Sendable>: Sendable {
-    private let value: Mutex<T>
-    init(_ value: T) { self.value = Mutex(value) }
+    private let value: Locked<T>
+    init(_ value: T) { self.value = Locked(value) }
     func set(_ v: T) { value.withLock { $0 = v } }
     func get() -> T { value.withLock { $0 } }
 }
 
-import Synchronization
+import Platform

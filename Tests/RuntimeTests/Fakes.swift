@@ -1,17 +1,18 @@
 import Foundation
 import ModelStore
 import Runtime
+import Platform
 import Synchronization
 
 /// A model that only has a size: what the residency cache needs to decide.
 final class FakeModel: ResidentModel {
     let modelId: String
-    private let bytes: Mutex<Int>
+    private let bytes: Locked<Int>
     private let trims = Atomic<Int>(0)
 
     init(modelId: String, bytes: Int) {
         self.modelId = modelId
-        self.bytes = Mutex(bytes)
+        self.bytes = Locked(bytes)
     }
 
     var residentBytes: Int { bytes.withLock { $0 } }
@@ -22,7 +23,7 @@ final class FakeModel: ResidentModel {
 
 /// A door a fake load waits at until the test opens it.
 final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func wait() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
@@ -49,7 +50,7 @@ final class Gate: Sendable {
 
 /// Counts loads per model id.
 final class LoadLog: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Locked<[String: Int]>([:])
     func record(_ id: String) { counts.withLock { $0[id, default: 0] += 1 } }
     func count(_ id: String) -> Int { counts.withLock { $0[id] ?? 0 } }
     var total: Int { counts.withLock { $0.values.reduce(0, +) } }
@@ -86,8 +87,8 @@ struct FakeLoader: ResidentModelLoading {
 
 /// Pressure readings served in order (the last one repeats).
 final class ScriptedPressure: PressureProbing {
-    private let readings: Mutex<[PressureReading]>
-    init(_ readings: [PressureReading]) { self.readings = Mutex(readings) }
+    private let readings: Locked<[PressureReading]>
+    init(_ readings: [PressureReading]) { self.readings = Locked(readings) }
     func set(_ reading: PressureReading) { readings.withLock { $0 = [reading] } }
     func read() -> PressureReading {
         readings.withLock { r in r.count > 1 ? r.removeFirst() : (r.first ?? PressureReading()) }

@@ -1,6 +1,7 @@
 import Foundation
 import ModelStore
 import Runtime
+import Platform
 import Synchronization
 import TestSupport
 
@@ -30,7 +31,7 @@ final class CountingMemoryProbe: MemoryProbing {
 
 /// Resolves fingerprints like the store; a lookup after `holdNext()` waits at the returned gate.
 final class GatedResolver: BackendResolving {
-    private let gates = Mutex<[Gate]>([])
+    private let gates = Locked<[Gate]>([])
     private let waitingCount = Atomic<Int>(0)
 
     /// The next lookup waits until the returned gate opens.

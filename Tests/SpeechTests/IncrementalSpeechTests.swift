@@ -1,6 +1,7 @@
 import Foundation
 import Phonemes
 import Speech
+import Platform
 import Synchronization
 import TestSupport
 import Testing
@@ -66,7 +67,7 @@ import Testing
         let text = "Hello there. How are you today? Fine, thanks."
         var whole: [SpeechChunk] = []
         _ = try synthesizer.run(text, options: SpeechSynthesizerTests.deterministic) { whole.append($0) }
-        let chunks = Mutex<[SpeechChunk]>([])
+        let chunks = Locked<[SpeechChunk]>([])
         let speech = IncrementalSpeech(synthesizer: synthesizer, options: SpeechSynthesizerTests.deterministic) { chunk in
             chunks.withLock { $0.append(chunk) }
         }
@@ -114,7 +115,7 @@ import Testing
     @Test func `cancelling stops the voice before its next sentence and a waiting writer throws`() async throws {
         let synthesizer = try SpeechSynthesizerTests.synthesizer()
         let spoken = Atomic<Int>(0)
-        let handle = Mutex<IncrementalSpeech?>(nil)
+        let handle = Locked<IncrementalSpeech?>(nil)
         // Cancels from the first chunk: "Two." is queued by then, "Three." waits for room.
         let speech = IncrementalSpeech(synthesizer: synthesizer, options: SpeechSynthesizerTests.deterministic) { _ in
             spoken.add(1, ordering: .sequentiallyConsistent)

@@ -1,7 +1,7 @@
 import Audio
 import Foundation
 import Speech
-import Synchronization
+import Platform
 import Testing
 
 @Suite(.serialized) struct StreamingTests {
@@ -54,7 +54,7 @@ import Testing
         guard let dir = SpeechModels.tinyEnglish else { Issue.record("tiny.en not installed"); return }
         let clip = try WAVFile.read(path: GoldenFiles.path("audio/p01_piper_weather.wav"))
         let (audio, feeder) = AsyncStream<[Float]>.makeStream()
-        let stopped = Mutex(false)
+        let stopped = Locked(false)
         feeder.onTermination = { _ in stopped.withLock { $0 = true } }
         // An endless microphone: the clip over and over.
         let producer = Task {
