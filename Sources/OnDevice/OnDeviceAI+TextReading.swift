@@ -4,8 +4,11 @@ import Photos
 
 /// A line or word of text read from an image.
 public struct RecognizedText: Sendable, Equatable {
-    /// The text as read.
+    /// The text as read, with the spaces greedy decoding drops restored and letters two
+    /// overlapping pieces both read kept once.
     public let text: String
+    /// The text exactly as greedy CTC decoding gives it (RapidOCR's reading of the same piece).
+    public let rawText: String
     /// Mean probability of its characters, 0...1.
     public let confidence: Double
     /// Corners top-left, top-right, bottom-right, bottom-left as (x, y) in image pixels.
@@ -40,6 +43,6 @@ extension OnDeviceAI {
                 throw OnDeviceError.engine(error.description)
             }
         }
-        return lines.filter { $0.kept }.map { RecognizedText(text: $0.text, confidence: $0.score, corners: $0.box) }
+        return lines.filter { $0.kept }.map { RecognizedText(text: $0.text, rawText: $0.rawText, confidence: $0.score, corners: $0.box) }
     }
 }

@@ -12,7 +12,7 @@ enum OCRCommand {
         let lines = try await OnDeviceAI(configuration: configuration).readText(in: URL(fileURLWithPath: file))
         if a.has("json") {
             try printJSON(["file": file, "lines": lines.map { line in
-                ["text": line.text, "score": line.confidence,
+                ["text": line.text, "raw_text": line.rawText, "score": line.confidence,
                  "box": line.corners.map { [Double($0.x), Double($0.y)] }] as [String: Any]
             }])
             return

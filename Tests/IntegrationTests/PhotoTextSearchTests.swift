@@ -3,7 +3,8 @@ import OnDevice
 import Testing
 import TestSupport
 
-/// Text in photos, searchable, through the doors: `PhotoLibrary.indexText` reads, labels and
+/// Text in photos through the doors: `readText` and `ondevice ocr` on one golden image;
+/// `PhotoLibrary.indexText` reads, labels and
 /// embeds a folder of golden images (two with text, two without), `searchText` finds them by
 /// words and by meaning, and `ondevice photos index --text` / `photos search` do the same.
 @Suite(.serialized) struct PhotoTextSearchTests {
@@ -53,6 +54,23 @@ import TestSupport
         // Only photos under the given folder are searched.
         let elsewhere = try await library.searchText("latte", in: URL(fileURLWithPath: cache.path))
         #expect(elsewhere.matches.isEmpty)
+    }
+
+    @Test func `readText and ondevice ocr restore the space RapidOCR drops`() async throws {
+        _ = try Self.folder()
+        let image = GoldenFiles.root.appendingPathComponent("vision2/ocr/images/p03_digits_mono.jpg")
+        let lines = try await OnDeviceAI().readText(in: image)
+        // ocr.jsonl: RapidOCR reads 7 pieces, the first "Invoice#2024-0117" (score 0.995).
+        #expect(lines.count == 7, "\(lines.map(\.text))")
+        let first = try #require(lines.first)
+        #expect(first.text == "Invoice #2024-0117" && first.rawText == "Invoice#2024-0117" && first.confidence > 0.99)
+        let out = try await CLIRunner.run(["ocr", image.path, "--json", "--threads", "2"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any], "\(out.stdout)")
+        let json = try #require(object["lines"] as? [[String: Any]])
+        #expect(json.first?["text"] as? String == "Invoice #2024-0117" && json.first?["raw_text"] as? String == "Invoice#2024-0117")
+        #expect((json.first?["box"] as? [[Double]])?.count == 4)
+        await #expect(throws: OnDeviceError.self) { try await OnDeviceAI().readText(in: URL(fileURLWithPath: "/nonexistent/receipt.png")) }
     }
 
     @Test func `ondevice photos index --text and photos search --json`() async throws {

@@ -61,19 +61,19 @@ import Testing
                 let box = (expected["box"] as? [[NSNumber]] ?? []).map { SIMD2<Float>($0[0].floatValue, $0[1].floatValue) }
                 let match = ours.count == golden.count ? ours[index] : ours.min { distance($0.box, box) < distance($1.box, box) }
                 lines += 1
-                let same = match?.text == text
+                let same = match?.rawText == text
                 if same { equal += 1 }
                 if score >= 0.9 { confident += 1; if same { confidentEqual += 1 } }
                 if let match { moved = max(moved, distance(match.box, box)) }
                 if match?.orientation == Int(expected["cls_label"] as? String ?? ""), match?.turned == expected["cls_rotated_180"] as? Bool { sameOrientation += 1 }
-                if !same { print("  \(file): '\(text)' (\(score)) read as '\(match?.text ?? "-")' (\(match?.score ?? 0))") }
+                if !same { print("  \(file): '\(text)' (\(score)) read as '\(match?.rawText ?? "-")' (\(match?.score ?? 0))") }
             }
             // The README's matching rule against the rendered text.
             let rendered = try #require(images.first { $0["file"] as? String == file }?["segments"] as? [[String: Any]])
             let kept = ours.filter(\.kept)
             for (text, joined) in Self.matchTruth(rendered, kept) {
                 segments += 1
-                if joined == text { exact += 1 }
+                if joined == text { exact += 1 } else { print("  truth \(file): '\(text)' read as '\(joined)'") }
                 if joined.replacingOccurrences(of: " ", with: "") == text.replacingOccurrences(of: " ", with: "") { exactIgnoringSpaces += 1 }
             }
             goldenExact += ((record["match"] as? [String: Any])?["segments"] as? [[String: Any]] ?? []).filter { $0["exact"] as? Bool == true }.count
@@ -86,7 +86,8 @@ import Testing
         #expect(sameCount == records.count)
         // The README: a resizer other than OpenCV's moves corners by 1-2 px; ours is OpenCV's.
         #expect(moved <= 2)
-        #expect(exact >= goldenExact - 1)
+        // Restored spaces and letters read twice: 40 of 42 exact (RapidOCR 35), 41 ignoring spaces.
+        #expect(exact >= 40 && exact > goldenExact && exactIgnoringSpaces >= 41, "\(exact) \(exactIgnoringSpaces)")
         GoldenRecords.checked(records.count, in: Self.self)
     }
 

@@ -13,7 +13,7 @@ import Imaging
 /// are read again; labels of another labeller and vectors of another embedder are dropped.
 package struct PhotoTextIndex: Sendable {
     /// Names the models whose text the entries hold; a change of models invalidates them.
-    package static let readerName = "ppocr-v4 det+cls+rec (RapidOCR 1.4.4 pipeline)"
+    package static let readerName = "ppocr-v4 det+cls+rec (RapidOCR 1.4.4 pipeline), spaces restored"
 
     package struct Entry: Sendable, Equatable, Codable {
         package let stamp: FileStamp

@@ -3,8 +3,11 @@ import Models
 
 /// One piece of text found in an image.
 package struct TextLine: Sendable, Equatable {
-    /// The recognised text.
+    /// The recognised text: `rawText` with dropped spaces restored and, where this box overlaps
+    /// the one before it on the same line, the letters both boxes read kept once.
     package var text: String
+    /// The text as greedy CTC decoding gives it, RapidOCR's reading.
+    package var rawText: String
     /// Mean probability of the recognised characters (0...1).
     package var score: Double
     /// Corners top-left, top-right, bottom-right, bottom-left in image pixels.
@@ -18,6 +21,29 @@ package struct TextLine: Sendable, Equatable {
     /// The straightened crop's width and height before any turn, and the rec input width.
     package var cropSize: [Int]
     package var recognitionWidth: Int
+    /// The recogniser's per-step evidence behind `text`.
+    package var decoded: TextRecognition.Decoded
+
+    /// A kept piece read upright with `decoded`'s text as read, for assembling lines.
+    package init(decoded: TextRecognition.Decoded, box: [SIMD2<Float>]) {
+        self.init(text: decoded.spacedText, rawText: decoded.text, score: decoded.score, box: box, kept: true, orientation: 0, orientationScore: 1,
+                  turned: false, cropSize: [], recognitionWidth: 0, decoded: decoded)
+    }
+
+    init(text: String, rawText: String, score: Double, box: [SIMD2<Float>], kept: Bool, orientation: Int, orientationScore: Float,
+         turned: Bool, cropSize: [Int], recognitionWidth: Int, decoded: TextRecognition.Decoded) {
+        self.text = text
+        self.rawText = rawText
+        self.score = score
+        self.box = box
+        self.kept = kept
+        self.orientation = orientation
+        self.orientationScore = orientationScore
+        self.turned = turned
+        self.cropSize = cropSize
+        self.recognitionWidth = recognitionWidth
+        self.decoded = decoded
+    }
 }
 
 /// Reads text in images with the three PP-OCR models, following RapidOCR 1.4.4 step for step
@@ -100,17 +126,51 @@ package final class TextReader: Sendable {
         let orientations = try recognition.classify(&crops, threads: threads)
         let readings = try recognition.recognise(crops, threads: threads)
         // Step 14: back to the original image's pixels.
-        return boxes.indices.map { i in
+        let lines = boxes.indices.map { i in
             let corners = boxes[i].map { p -> SIMD2<Float> in
                 let x = max(0, min((p.x) * ratio.x, Double(original.width)))
                 let y = max(0, min((p.y - Double(padding)) * ratio.y, Double(original.height)))
                 return SIMD2(Float(x), Float(y))
             }
-            return TextLine(text: readings[i].text, score: readings[i].score, box: corners, kept: readings[i].score >= Self.textScore,
+            return TextLine(text: readings[i].decoded.spacedText, rawText: readings[i].text, score: readings[i].score, box: corners, kept: readings[i].score >= Self.textScore,
                             orientation: orientations[i].label, orientationScore: orientations[i].score,
                             turned: orientations[i].label == 180 && orientations[i].score > TextRecognition.flipThreshold,
-                            cropSize: sizes[i], recognitionWidth: readings[i].inputWidth)
+                            cropSize: sizes[i], recognitionWidth: readings[i].inputWidth, decoded: readings[i].decoded)
         }
+        return Self.withoutDoubleReadings(lines)
+    }
+
+    /// The detector splits a wide line into boxes at word gaps, and two neighbouring boxes can
+    /// overlap and both read the letters there ("fox jumps" + "s over the lazy"). When a kept box
+    /// overlaps the kept box before it on the same line (vertical overlap of at least half the
+    /// lower box's height) by at least half a character of its own width, and begins with the
+    /// characters the other ends with, those are dropped from its text, as many as fit in the
+    /// overlap. Boxes are axis-aligned estimates here; tilted lines rarely overlap this way.
+    package static func withoutDoubleReadings(_ lines: [TextLine]) -> [TextLine] {
+        var lines = lines
+        var previous: Int?
+        for i in lines.indices where lines[i].kept {
+            defer { previous = i }
+            guard let p = previous else { continue }
+            let a = lines[p].box, b = lines[i].box
+            let (aTop, aBottom) = (min(a[0].y, a[1].y), max(a[2].y, a[3].y)), (bTop, bBottom) = (min(b[0].y, b[1].y), max(b[2].y, b[3].y))
+            let shared = min(aBottom, bBottom) - max(aTop, bTop)
+            guard shared >= 0.5 * min(aBottom - aTop, bBottom - bTop) else { continue }
+            let overlap = max(a[1].x, a[2].x) - min(b[0].x, b[3].x)
+            let pieces = lines[i].decoded.pieces.count
+            guard overlap > 0, pieces > 1 else { continue }
+            let width = max(b[1].x, b[2].x) - min(b[0].x, b[3].x), character = width / Float(pieces)
+            guard overlap >= 0.5 * character else { continue }
+            let fit = min(Int((overlap / character).rounded()), pieces - 1)
+            let before = Array(lines[p].text), after = Array(lines[i].text)
+            for count in stride(from: fit, through: 1, by: -1) where count <= before.count && count < after.count {
+                if before.suffix(count) == after.prefix(count) {
+                    lines[i].text = String(after.dropFirst(count).drop { $0 == " " })
+                    break
+                }
+            }
+        }
+        return lines
     }
 }
 

@@ -84,11 +84,60 @@ package struct TextRecognition {
         var text: String
         var score: Double
         var inputWidth: Int
+        /// What CTC decoding saw besides the text (`Decoded`).
+        var decoded: Decoded
+    }
+
+    /// Greedy CTC decoding of one crop: the emitted classes with the step each was emitted at,
+    /// and between each two the space class's highest probability over the steps between them.
+    package struct Decoded: Sendable, Equatable {
+        package var pieces: [String] = []
+        package var steps: [Int] = []
+        package var probabilities: [Float] = []
+        /// spaceBetween[i]: the space class's peak probability strictly between pieces i and i + 1.
+        package var spaceBetween: [Float] = []
+        package var stepCount = 0
+
+        package init(pieces: [String] = [], steps: [Int] = [], probabilities: [Float] = [], spaceBetween: [Float] = [], stepCount: Int = 0) {
+            self.pieces = pieces
+            self.steps = steps
+            self.probabilities = probabilities
+            self.spaceBetween = spaceBetween
+            self.stepCount = stepCount
+        }
+
+        package var text: String { pieces.joined() }
+
+        /// Below this the space class's peak between two characters is noise, not a space.
+        static let spaceEvidence: Float = 0.1
+
+        /// `text` with the spaces greedy decoding dropped put back: between two characters
+        /// (neither a space) where the space class rose to at least `spaceEvidence` on a step
+        /// between them and they lie at least as far apart as the line's median spacing of
+        /// neighbouring characters. Greedy decoding keeps a step's most probable class only, so a narrow
+        /// space beside punctuation or digits ("Invoice #2024", "Call +1 (555)") loses to blank
+        /// although the model saw it; RapidOCR reads those without the space.
+        package var spacedText: String {
+            guard pieces.count > 2 else { return text }
+            var gaps: [Int] = []
+            for i in 0..<(pieces.count - 1) where pieces[i] != " " && pieces[i + 1] != " " { gaps.append(steps[i + 1] - steps[i]) }
+            guard !gaps.isEmpty else { return text }
+            let median = gaps.sorted()[gaps.count / 2]
+            var out = pieces[0]
+            for i in 1..<pieces.count {
+                if pieces[i - 1] != " ", pieces[i] != " ", spaceBetween[i - 1] >= Self.spaceEvidence, steps[i] - steps[i - 1] >= median {
+                    out += " "
+                }
+                out += pieces[i]
+            }
+            return out
+        }
+        package var score: Double { probabilities.isEmpty ? 0 : probabilities.reduce(0.0) { $0 + Double($1) } / Double(probabilities.count) }
     }
 
     /// Steps 12–13: crops in batches of six by aspect ratio; each batch padded to the width of its widest.
     func recognise(_ crops: [RGBImage], threads: Int) throws(ModelError) -> [Reading] {
-        var results = [Reading](repeating: Reading(text: "", score: 0, inputWidth: 0), count: crops.count)
+        var results = [Reading](repeating: Reading(text: "", score: 0, inputWidth: 0, decoded: Decoded()), count: crops.count)
         let order = Self.byAspect(crops)
         for start in stride(from: 0, to: order.count, by: Self.batchSize) {
             let batch = order[start..<min(start + Self.batchSize, order.count)]
@@ -103,8 +152,8 @@ package struct TextRecognition {
                       output.shape.count == 3, output.shape[2] == classes.count else {
                     throw .invalidGraphValue(node: recogniser.outputNames[0], detail: "rec output is not (1, T, \(classes.count))")
                 }
-                let (text, score) = decode(probabilities, steps: output.shape[1])
-                results[index] = Reading(text: text, score: score, inputWidth: width)
+                let decoded = decode(probabilities, steps: output.shape[1])
+                results[index] = Reading(text: decoded.text, score: decoded.score, inputWidth: width, decoded: decoded)
             }
         }
         return results
@@ -112,20 +161,25 @@ package struct TextRecognition {
 
     /// CTC greedy decoding: per step the first most probable class; a step is kept when its class
     /// is not blank (0) and differs from the previous step's; score = mean of the kept probabilities.
-    func decode(_ probabilities: [Float], steps: Int) -> (String, Double) {
-        let n = classes.count
-        var text = "", kept: [Float] = [], previous = -1
+    func decode(_ probabilities: [Float], steps: Int) -> Decoded {
+        let n = classes.count, space = n - 1
+        var decoded = Decoded(stepCount: steps)
+        var previous = -1, spacePeak: Float = 0
         for t in 0..<steps {
             var best = 0, bestValue = probabilities[t * n]
             for c in 1..<n where probabilities[t * n + c] > bestValue { best = c; bestValue = probabilities[t * n + c] }
             if best != 0, best != previous {
-                text += classes[best]
-                kept.append(bestValue)
+                if !decoded.pieces.isEmpty { decoded.spaceBetween.append(spacePeak) }
+                decoded.pieces.append(classes[best])
+                decoded.steps.append(t)
+                decoded.probabilities.append(bestValue)
+                spacePeak = 0
+            } else if best == 0 {
+                spacePeak = max(spacePeak, probabilities[t * n + space])
             }
             previous = best
         }
-        let score = kept.isEmpty ? 0 : kept.reduce(0.0) { $0 + Double($1) } / Double(kept.count)
-        return (text, score)
+        return decoded
     }
 }
 
