@@ -32,6 +32,6 @@ swift build -c release --build-tests --build-path "$build" --sanitize=thread >&2
 rm -f "$build"/report.*  # an earlier run's reports are not this run's
 status=0
 swift test -c release --skip-build --build-path "$build" --sanitize=thread --filter "$filter" ${skip:+--skip "$skip"} 2>&1 | tee "$build/tests.log" || status=$?
-reports=$(ls "$build"/report.* 2>/dev/null | wc -l)
+reports=$(find "$build" -maxdepth 1 -name "report.*" | wc -l)
 echo "tsan: $(grep -cE '^✔ Test ' "$build/tests.log") tests passed, $(grep -cE '^✘ Test ' "$build/tests.log") failed, $reports race reports"
 [ "$status" -eq 0 ] && [ "$reports" -eq 0 ]
