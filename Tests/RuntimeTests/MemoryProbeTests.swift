@@ -1,4 +1,5 @@
 import Foundation
+import Kernels
 import Runtime
 import Testing
 import TestSupport
@@ -126,5 +127,8 @@ import TestSupport
         #expect(CPUFeatures(architecture: "x86_64", flags: ["sse2"], cores: 1).kernelPath == "scalar")
         #expect(CPUFeatures.parseFlags("Features\t: fp asimd evtstrm\n") == ["asimd", "evtstrm", "fp"])
         #expect(!CPUFeatures.current(cores: 1).flags.isEmpty)
+        // On this machine the path is the tier the kernels dispatch to, as `ondevice bench` says.
+        #expect(CPUFeatures.current(cores: 1).kernelPath == KernelTier.name)
+        #expect(CPUFeatures(architecture: "x86_64", flags: ["avx2"], cores: 1, dispatchedTier: "avx512").kernelPath == "avx512")
     }
 }
