@@ -99,15 +99,30 @@ struct SocketReader {
     /// Next bytes from the peer; empty at end of stream. Throws `.stalled` after `stallTimeout`
     /// seconds without a byte.
     mutating func readChunk() throws(StoreError) -> [UInt8] {
+        var chunk: [UInt8] = []
+        _ = try read { chunk = Array($0) }
+        return chunk
+    }
+
+    /// Receives the next bytes into the reader's buffer and hands them to `body` (valid only
+    /// during the call), without copying them; returns their count, 0 at end of stream. Reads
+    /// first and waits in `poll` only when nothing is there, so a fast peer costs one syscall
+    /// per chunk; cancellation is checked on every read. Throws `.stalled` after
+    /// `stallTimeout` seconds without a byte.
+    mutating func read(_ body: (UnsafeRawBufferPointer) throws(StoreError) -> Void) throws(StoreError) -> Int {
+        let fd = socket.fd
         while true {
+            if cancelled.isSet { throw .cancelled }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
+            if count >= 0 {
+                try buffer.withBytes { (raw: UnsafeRawBufferPointer) throws(StoreError) in try body(UnsafeRawBufferPointer(rebasing: raw[0..<count])) }
+                return count
+            }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else { throw .connection(url: url, reason: String(cString: strerror(errno))) }
             guard try socket.wait(for: Int16(POLLIN), timeout: stallTimeout, cancelled: cancelled) else {
                 throw .stalled(url: url, seconds: stallTimeout)
             }
-            let fd = socket.fd
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
-            if count >= 0 { return Array(buffer[0..<count]) }
-            if errno == EAGAIN || errno == EINTR { continue }
-            throw .connection(url: url, reason: String(cString: strerror(errno)))
         }
     }
 

@@ -71,18 +71,19 @@ struct SocketExchange {
         }
         let expected = head.contentLength
         var received: Int64 = 0
-        var pending = leftover
-        while true {
-            if let expected, received + Int64(pending.count) > expected {
-                pending.removeLast(Int(received + Int64(pending.count) - expected))
-            }
-            if !pending.isEmpty {
-                try pending.withBytes { (raw: UnsafeRawBufferPointer) throws(StoreError) in try handler.body(raw) }
-                received += Int64(pending.count)
-            }
-            if let expected, received == expected { return }
-            pending = try reader.readChunk()
-            if pending.isEmpty {
+        // Body bytes go to the handler straight from the receive buffer; anything past the
+        // Content-Length is dropped.
+        func take(_ raw: UnsafeRawBufferPointer) throws(StoreError) {
+            var raw = raw
+            if let expected, received + Int64(raw.count) > expected { raw = UnsafeRawBufferPointer(rebasing: raw[0..<Int(expected - received)]) }
+            guard !raw.isEmpty else { return }
+            try handler.body(raw)
+            received += Int64(raw.count)
+        }
+        try leftover.withBytes { (raw: UnsafeRawBufferPointer) throws(StoreError) in try take(raw) }
+        while expected.map({ received < $0 }) ?? true {
+            let count = try reader.read { (raw: UnsafeRawBufferPointer) throws(StoreError) in try take(raw) }
+            if count == 0 {
                 guard let expected else { return }
                 throw .connection(url: urlText, reason: "body ended after \(received) of \(expected) bytes")
             }
