@@ -49,10 +49,11 @@ public struct PhotoTextSearchResult: Sendable, Equatable {
 
 extension PhotoLibrary {
     /// Reads the text in every photo under `directory` (PP-OCR v4: `ppocr-v4-det`, `-cls`,
-    /// `-rec`), labels what each shows with `efficientnet-lite0` when it is installed, and
-    /// embeds text and labels with the instance's embedding model when it is installed, into an
-    /// index in the library's cache directory. Photos unchanged since the last run are not read
-    /// again. OCR costs about a second per photo on two cores.
+    /// `-rec`, leased from the runtime, downloaded on first use), labels what each shows with
+    /// `efficientnet-lite0` when it can be had, and embeds text and labels with the instance's
+    /// embedding model when it can be had, into an index in the library's cache directory.
+    /// Photos unchanged since the last run are not read again. OCR costs about three seconds
+    /// a photo on two cores (`ondevice photos bench --ocr`).
     ///
     /// ```swift
     /// let photos = try await ai.photoLibrary()
@@ -60,13 +61,7 @@ extension PhotoLibrary {
     /// for match in try await photos.searchText("receipt from the bakery").matches { print(match.url.path) }
     /// ```
     public func indexText(directory: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PhotoTextIndexing {
-        var models: [String] = []
-        for id in [TextReader.detectorId, TextReader.classifierId, TextReader.recogniserId] {
-            guard let installed = try await runtime.store.resolve(id), let path = installed.filePaths.first else {
-                throw OnDeviceError.modelUnavailable(model: id, reason: "not installed (ondevice models pull \(id))")
-            }
-            models.append(path)
-        }
+        let leased = try await LeasedTextReader.lease(from: runtime, threads: threads)
         var notes: [String] = []
         let labelModel = "efficientnet-lite0"
         var vision: EngineLease<ResidentVisionModel>?
@@ -74,15 +69,11 @@ extension PhotoLibrary {
             notes.append("no image labels: \(labelModel) \(error)")
         }
         let labeller = vision.map { PhotoLabeller(model: $0.model.model) }
-        let cache = cacheDirectory, threads = threads, readers = models
+        let cache = cacheDirectory, threads = threads, reader = leased.reader
         let outcome: (paths: [String], read: Int, failures: [PhotosError], index: PhotoTextIndex)
         do {
             outcome = try await Self.offPool {
                 let paths = try PhotoFolder.imagePaths(in: directory.standardizedFileURL.path)
-                let reader: TextReader
-                do { reader = try TextReader(detector: readers[0], classifier: readers[1], recogniser: readers[2]) } catch let error as PhotosError {
-                    throw OnDeviceError.modelLoadFailed(model: "ppocr-v4", reason: error.description)
-                }
                 var index = PhotoTextIndex(directory: cache)
                 let (read, failures) = index.update(paths, reader: reader, labeller: labeller, threads: threads, progress: progress)
                 try index.save()
@@ -90,9 +81,11 @@ extension PhotoLibrary {
             }
         } catch {
             await vision?.release()
+            await leased.release()
             throw error
         }
         await vision?.release()
+        await leased.release()
 
         var index = outcome.index
         var embeddingModel: String? = textEmbedding.model

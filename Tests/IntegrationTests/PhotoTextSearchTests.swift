@@ -1,5 +1,6 @@
 import Foundation
 import OnDevice
+import Runtime
 import Testing
 import TestSupport
 
@@ -54,6 +55,28 @@ import TestSupport
         // Only photos under the given folder are searched.
         let elsewhere = try await library.searchText("latte", in: URL(fileURLWithPath: cache.path))
         #expect(elsewhere.matches.isEmpty)
+    }
+
+    @Test func `the reader's three networks are leased through the runtime within their estimates`() async throws {
+        _ = try Self.folder()
+        var dependencies = RuntimeDependencies.complete()
+        dependencies.settingsFile = nil
+        dependencies.pressureProbe = nil
+        let runtime = try await OnDeviceRuntime.make(dependencies)
+        let ids = ["ppocr-v4-det", "ppocr-v4-cls", "ppocr-v4-rec"]
+        for id in ids {
+            let report = try await runtime.capabilities.capability(modelId: id, options: LoadOptions())
+            #expect(report.status == .ready, "\(id): \(report.status)")
+            let estimate = try #require(report.residentEstimate)
+            let lease = try await runtime.lease(ResidentONNXGraph.self, modelId: id, options: LoadOptions())
+            let resident = lease.model.residentBytes
+            // The weights decode one for one from the float32 file; the scratch is the measured bound.
+            #expect(resident <= estimate.weightBytes && resident > estimate.weightBytes * 9 / 10, "\(id): \(resident) vs \(estimate)")
+            #expect(estimate.scratchBytes == (id == "ppocr-v4-det" ? 448 << 20 : 2 * 48 * 5_888 * 64 * 4))
+            await lease.release()
+        }
+        #expect(Set(await runtime.residency.snapshot().modelIds) == Set(ids))
+        await runtime.shutdown()
     }
 
     @Test func `readText and ondevice ocr restore the space RapidOCR drops`() async throws {

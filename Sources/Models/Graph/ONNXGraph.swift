@@ -25,6 +25,17 @@ package final class ONNXGraph: Sendable {
     let constants: [String: GraphTensor]
     let steps: [Step]
 
+    /// Bytes of the decoded weights (constants and initializers: float32 and int64 alike take 4
+    /// and 8 bytes an element), what the graph holds between runs.
+    package var weightBytes: Int {
+        constants.values.reduce(0) { total, tensor in
+            switch tensor.storage {
+            case .floats(let values): total + values.count * MemoryLayout<Float>.size
+            case .integers(let values): total + values.count * MemoryLayout<Int64>.size
+            }
+        }
+    }
+
     package convenience init(path: String) throws(ModelError) {
         let model: ONNXModel
         do { model = try ONNXModel(path: path) } catch { throw .format(error) }

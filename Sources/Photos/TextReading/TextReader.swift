@@ -59,17 +59,23 @@ package final class TextReader: Sendable {
     let detection: TextDetection
     let recognition: TextRecognition
 
-    package init(detector: String, classifier: String, recogniser: String) throws(PhotosError) {
+    package convenience init(detector: String, classifier: String, recogniser: String) throws(PhotosError) {
         func load(_ path: String, _ id: String) throws(PhotosError) -> ONNXGraph {
-            let graph: ONNXGraph
-            do { graph = try ONNXGraph(path: path) } catch { throw .backendUnavailable(name: id, reason: "\(path): \(error)") }
-            guard graph.inputNames.count == 1, !graph.outputNames.isEmpty else {
-                throw .backendUnavailable(name: id, reason: "\(path): \(graph.inputNames.count) graph inputs and \(graph.outputNames.count) outputs, expected 1 and at least 1")
-            }
-            return graph
+            do { return try ONNXGraph(path: path) } catch { throw .backendUnavailable(name: id, reason: "\(path): \(error)") }
         }
-        detection = TextDetection(graph: try load(detector, Self.detectorId))
-        recognition = try TextRecognition(classifier: try load(classifier, Self.classifierId), recogniser: try load(recogniser, Self.recogniserId))
+        try self.init(detector: try load(detector, Self.detectorId), classifier: try load(classifier, Self.classifierId),
+                      recogniser: try load(recogniser, Self.recogniserId))
+    }
+
+    /// The reader over loaded networks (the runtime's resident ones, shared by every reader).
+    package init(detector: ONNXGraph, classifier: ONNXGraph, recogniser: ONNXGraph) throws(PhotosError) {
+        for (graph, id) in [(detector, Self.detectorId), (classifier, Self.classifierId), (recogniser, Self.recogniserId)] {
+            guard graph.inputNames.count == 1, !graph.outputNames.isEmpty else {
+                throw .backendUnavailable(name: id, reason: "\(graph.inputNames.count) graph inputs and \(graph.outputNames.count) outputs, expected 1 and at least 1")
+            }
+        }
+        detection = TextDetection(graph: detector)
+        recognition = try TextRecognition(classifier: classifier, recogniser: recogniser)
     }
 
     /// The text in the image file at `path` (decoded upright), in reading order, including
