@@ -125,6 +125,10 @@ public struct PersonMaskResult: Sendable, Equatable {
     public let values: [Float]
     /// The segmenter's catalog id.
     public let model: String
+    /// Variance of the Laplacian of the luminance over the pixels whose value is over 0.5 (the
+    /// person): the subject's sharpness, whatever the background does; nil when under 64
+    /// pixels are the subject. Higher is sharper; compare photos of similar size in pixels.
+    public let subjectSharpness: Double?
 
     /// Share of pixels over 0.5.
     public var personFraction: Double {
@@ -148,7 +152,7 @@ extension OnDeviceAI {
         let modelId = "mediapipe-selfie-segmentation"
         let lease = try await leaseModel(ResidentSelfieSegmenter.self, modelId)
         let model = lease.model.model, threads = modelThreads, path = image.path
-        let found: (width: Int, height: Int, mask: [Float])
+        let found: (width: Int, height: Int, mask: [Float], subjectSharpness: Double?)
         do {
             found = try await PhotoLibrary.offPool { try PersonMask.segment(fileAt: path, model: model, threads: threads) }
         } catch let error as PhotosError {
@@ -161,6 +165,7 @@ extension OnDeviceAI {
             throw OnDeviceError.engine("\(error)")
         }
         await lease.release()
-        return PersonMaskResult(imageWidth: found.width, imageHeight: found.height, values: found.mask, model: modelId)
+        return PersonMaskResult(imageWidth: found.width, imageHeight: found.height, values: found.mask, model: modelId,
+                                subjectSharpness: found.subjectSharpness)
     }
 }

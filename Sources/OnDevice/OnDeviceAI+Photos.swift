@@ -64,20 +64,16 @@ public final class PhotoLibrary: Sendable {
     let threads: Int
     /// Where the descriptor caches and the photo-text index live.
     let cacheDirectory: String
-    /// The instance's embedding model and its `embed`, for photo text search by meaning.
-    let textEmbedding: TextEmbedding
+    /// The instance the library came from: its embedding model serves text search by meaning,
+    /// and its face and text ops serve the library's.
+    let ai: OnDeviceAI
 
-    struct TextEmbedding: Sendable {
-        let model: String
-        let embed: @Sendable ([String], EmbeddingPurpose) async throws -> [[Float]]
-    }
-
-    init(feature: PhotoSimilarityFeature, runtime: OnDeviceRuntime, threads: Int, cacheDirectory: String, textEmbedding: TextEmbedding) {
+    init(feature: PhotoSimilarityFeature, runtime: OnDeviceRuntime, threads: Int, cacheDirectory: String, ai: OnDeviceAI) {
         self.feature = feature
         self.runtime = runtime
         self.threads = threads
         self.cacheDirectory = cacheDirectory
-        self.textEmbedding = textEmbedding
+        self.ai = ai
     }
 
     /// The active backend.
@@ -157,11 +153,8 @@ extension OnDeviceAI {
         let directory = cacheDirectory?.path ?? PhotoSimilarityFeature.defaultCacheDirectory()
         let feature = PhotoSimilarityFeature(cacheDirectory: directory, neural: EfficientNetBackendLoader(store: runtime.store))
         await runtime.attach(feature)
-        let embedding = PhotoLibrary.TextEmbedding(model: configuration.embeddingModel) { [self] texts, purpose in
-            try await embed(texts, purpose: purpose)
-        }
         return PhotoLibrary(feature: feature, runtime: runtime,
                             threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
-                            cacheDirectory: directory, textEmbedding: embedding)
+                            cacheDirectory: directory, ai: self)
     }
 }

@@ -48,6 +48,22 @@ public struct PhotoTextSearchResult: Sendable, Equatable {
 }
 
 extension PhotoLibrary {
+    /// The instance's embedding model, which search by meaning uses.
+    var embeddingModel: String { ai.configuration.embeddingModel }
+
+    /// The text in the photo at `image`, as `OnDeviceAI.readText(in:)` reads it.
+    public func readText(in image: URL) async throws -> [RecognizedText] { try await ai.readText(in: image) }
+
+    /// The faces in the photo at `image` (with `mesh`, the main face's mesh, eyes and
+    /// sharpness), as `OnDeviceAI.detectFaces(in:mesh:)` finds them.
+    public func detectFaces(in image: URL, mesh: Bool = false) async throws -> FaceDetectionResult {
+        try await ai.detectFaces(in: image, mesh: mesh)
+    }
+
+    /// The person mask of the photo at `image` and the subject's sharpness inside it, as
+    /// `OnDeviceAI.segmentPerson(in:)` computes them.
+    public func segmentPerson(in image: URL) async throws -> PersonMaskResult { try await ai.segmentPerson(in: image) }
+
     /// Reads the text in every photo under `directory` (PP-OCR v4: `ppocr-v4-det`, `-cls`,
     /// `-rec`, leased from the runtime, downloaded on first use), labels what each shows with
     /// `efficientnet-lite0` when it can be had, and embeds text and labels with the instance's
@@ -88,20 +104,21 @@ extension PhotoLibrary {
         await leased.release()
 
         var index = outcome.index
-        var embeddingModel: String? = textEmbedding.model
-        let pending = index.unembedded(by: textEmbedding.model, among: outcome.paths)
+        let embedder = embeddingModel
+        var usedEmbedder: String? = embedder
+        let pending = index.unembedded(by: embedder, among: outcome.paths)
         if !pending.isEmpty {
             do {
-                let vectors = try await textEmbedding.embed(pending.map(\.document), .document)
-                index.setVectors(Dictionary(uniqueKeysWithValues: zip(pending.map(\.path), vectors)), embedder: textEmbedding.model)
+                let vectors = try await ai.embed(pending.map(\.document), purpose: .document)
+                index.setVectors(Dictionary(uniqueKeysWithValues: zip(pending.map(\.path), vectors)), embedder: embedder)
                 try index.save()
             } catch let error as OnDeviceError {
-                notes.append("words only: \(textEmbedding.model) \(error)")
-                embeddingModel = nil
+                notes.append("words only: \(embedder) \(error)")
+                usedEmbedder = nil
             }
         }
         return PhotoTextIndexing(photos: outcome.paths.count, read: outcome.read, skipped: outcome.failures.map(\.description),
-                                 labelModel: labeller == nil ? nil : labelModel, embeddingModel: embeddingModel, notes: notes)
+                                 labelModel: labeller == nil ? nil : labelModel, embeddingModel: usedEmbedder, notes: notes)
     }
 
     /// The `count` indexed photos (under `directory` when given) that best match `query`, by the
@@ -111,12 +128,12 @@ extension PhotoLibrary {
         let index = PhotoTextIndex(directory: cacheDirectory)
         var queryVector: [Float]?
         var note: String?
-        if index.embedder == textEmbedding.model, index.entries.values.contains(where: { $0.vector != nil }) {
-            do { queryVector = try await textEmbedding.embed([query], .query).first } catch let error as OnDeviceError {
-                note = "words only: \(textEmbedding.model) \(error)"
+        if index.embedder == embeddingModel, index.entries.values.contains(where: { $0.vector != nil }) {
+            do { queryVector = try await ai.embed([query], purpose: .query).first } catch let error as OnDeviceError {
+                note = "words only: \(embeddingModel) \(error)"
             }
         } else {
-            note = "words only: the index has no vectors by \(textEmbedding.model) (run indexText with it installed)"
+            note = "words only: the index has no vectors by \(embeddingModel) (run indexText with it installed)"
         }
         let hits = index.search(query, queryVector: queryVector, under: directory?.standardizedFileURL.path, k: count)
         return PhotoTextSearchResult(
@@ -124,6 +141,6 @@ extension PhotoLibrary {
                 PhotoTextMatch(url: URL(fileURLWithPath: $0.path), score: $0.score, text: $0.text, labels: $0.labels,
                                wordScore: $0.wordScore, similarity: $0.similarity)
             },
-            embeddingModel: queryVector == nil ? nil : textEmbedding.model, note: note)
+            embeddingModel: queryVector == nil ? nil : embeddingModel, note: note)
     }
 }

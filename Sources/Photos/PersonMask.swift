@@ -16,16 +16,37 @@ package enum PersonMask {
         return resizeLinear(raw, width: side, height: side, toWidth: image.width, toHeight: image.height)
     }
 
-    /// The photo at `path` decoded upright, its size and its mask.
+    /// The photo at `path` decoded upright: its size, its mask and the subject's sharpness.
     package static func segment(fileAt path: String, model: SelfieSegmenter, threads: Int) throws(PhotosError)
-        -> (width: Int, height: Int, mask: [Float]) {
+        -> (width: Int, height: Int, mask: [Float], subjectSharpness: Double?) {
         let image: RGBImage
         do { image = try ImageDecoder().decode(fileAt: path).image } catch { throw .image(error) }
-        do {
-            return (image.width, image.height, try segment(image, model: model, threads: threads))
-        } catch {
-            throw .model(file: path, error: error)
+        let mask: [Float]
+        do { mask = try segment(image, model: model, threads: threads) } catch { throw .model(file: path, error: error) }
+        return (image.width, image.height, mask, subjectSharpness(image, mask: mask))
+    }
+
+    /// Variance of the Laplacian of the luminance (FrameQuality's kernel and luminance, at the
+    /// photo's own resolution) over the interior pixels whose mask value is over 0.5: how sharp
+    /// the subject is, whatever the background does (a portrait's blurred backdrop lowers the
+    /// whole frame's figure, not this one). Nil when fewer than 64 pixels are the subject.
+    package static func subjectSharpness(_ image: RGBImage, mask: [Float]) -> Double? {
+        let w = image.width, h = image.height
+        guard w >= 3, h >= 3, mask.count == w * h else { return nil }
+        let plane = LuminancePlane(image).values
+        var n = 0, sum = 0.0, sumSquares = 0.0
+        for y in 1..<(h - 1) {
+            for x in 1..<(w - 1) where mask[y * w + x] > 0.5 {
+                let i = y * w + x
+                let l = Double(plane[i - w]) + Double(plane[i + w]) + Double(plane[i - 1]) + Double(plane[i + 1]) - 4 * Double(plane[i])
+                n += 1
+                sum += l
+                sumSquares += l * l
+            }
         }
+        guard n >= 64 else { return nil }
+        let mean = sum / Double(n)
+        return max(0, sumSquares / Double(n) - mean * mean)
     }
 
     /// The mask as an 8-bit grayscale PNG (`round(255 · value)`, as MediaPipe's masks are viewed).

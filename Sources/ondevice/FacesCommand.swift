@@ -5,7 +5,8 @@ import OnDevice
 /// per face with its score, its box in pixels and its six keypoints, or one JSON object (`--json`)
 /// with the same figures normalized to the image and in pixels. `--mesh` adds the main face's
 /// 468-point mesh (JSON only), its eye aspect ratios and the face box's sharpness. `--mask FILE`
-/// writes the person mask (MediaPipe's selfie segmentation) as an 8-bit grayscale PNG.
+/// writes the person mask (MediaPipe's selfie segmentation) as an 8-bit grayscale PNG and
+/// reports the sharpness inside it.
 enum FacesCommand {
     static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["threads", "mask"], flags: ["json", "mesh"])
@@ -15,13 +16,14 @@ enum FacesCommand {
         if let t = configuration.threads, t < 1 { throw CLIError.invalidValue(option: "--threads", value: "\(t)", expected: "positive") }
         let ai = OnDeviceAI(configuration: configuration)
         let result = try await ai.detectFaces(in: URL(fileURLWithPath: file), mesh: a.has("mesh"))
-        var maskFraction: Double?
+        var maskFraction: Double?, subjectSharpness: Double?
         if let out = a.string("mask") {
             let mask = try await ai.segmentPerson(in: URL(fileURLWithPath: file))
             do { try mask.pngData().write(to: URL(fileURLWithPath: out)) } catch let error as OnDeviceError { throw error } catch {
                 throw CLIError.invalidValue(option: "--mask", value: out, expected: "a writable file (\(error.localizedDescription))")
             }
             maskFraction = mask.personFraction
+            subjectSharpness = mask.subjectSharpness
         }
         let w = Double(result.imageWidth), h = Double(result.imageHeight)
         if a.has("json") {
@@ -35,7 +37,8 @@ enum FacesCommand {
             }
             try printJSON([
                 "file": file, "model": result.model, "width": result.imageWidth, "height": result.imageHeight,
-                "mesh": a.has("mesh") ? mesh : NSNull(), "mask_person_fraction": maskFraction.map { $0 as Any } ?? NSNull(), "face_sharpness": result.faceSharpness.map { $0 as Any } ?? NSNull(),
+                "mesh": a.has("mesh") ? mesh : NSNull(), "mask_person_fraction": maskFraction.map { $0 as Any } ?? NSNull(),
+                "subject_sharpness": subjectSharpness.map { $0 as Any } ?? NSNull(), "face_sharpness": result.faceSharpness.map { $0 as Any } ?? NSNull(),
                 "faces": result.faces.map { f in
                     [
                         "score": Double(f.score),
@@ -65,5 +68,6 @@ enum FacesCommand {
         }
         if let s = result.faceSharpness { writeOut(String(format: "face sharpness (Laplacian variance) %.2f\n", s)) }
         if let f = maskFraction, let out = a.string("mask") { writeOut(String(format: "person mask: %.1f%% of pixels over 0.5, written to %@\n", 100 * f, out)) }
+        if let s = subjectSharpness { writeOut(String(format: "subject sharpness (Laplacian variance inside the mask) %.2f\n", s)) }
     }
 }

@@ -14,7 +14,8 @@ import TestSupport
 
     /// A folder holding copies of `images`, and a cache folder.
     static func folder() throws -> (photos: TemporaryDirectory, cache: TemporaryDirectory) {
-        for name in ["ch_PP-OCRv4_det_infer.onnx", "ch_PP-OCRv4_rec_infer.onnx", "efficientnet-lite0-57934424.pth"] {
+        for name in ["ch_PP-OCRv4_det_infer.onnx", "ch_PP-OCRv4_rec_infer.onnx", "efficientnet-lite0-57934424.pth",
+                     "face_detection_short_range.tflite"] {
             _ = try #require(TestModels.path(name), "\(name) not installed: run scripts/setup.sh")
         }
         let photos = try TemporaryDirectory(), cache = try TemporaryDirectory()
@@ -52,6 +53,10 @@ import TestSupport
         #expect(kitten.labels.contains { $0.contains("cat") } && (kitten.similarity ?? 0) > 0.3, "\(kitten)")
         let coffee = try await top("a cup of coffee")
         #expect(coffee.url.lastPathComponent == "f09_coffee.png", "\(coffee)")
+        // The library's own doors to text and faces are the instance's.
+        let receipt = try await library.readText(in: URL(fileURLWithPath: photos.file("p04_receipt.png")))
+        #expect(receipt.first?.text == "CORNER CAFE" && receipt.count == 14, "\(receipt.map(\.text))")
+        #expect(try await library.detectFaces(in: URL(fileURLWithPath: photos.file("f09_coffee.png"))).faces.isEmpty)
         // Only photos under the given folder are searched.
         let elsewhere = try await library.searchText("latte", in: URL(fileURLWithPath: cache.path))
         #expect(elsewhere.matches.isEmpty)
