@@ -101,6 +101,38 @@ import TestSupport
         await #expect(throws: OnDeviceError.self) { try await OnDeviceAI().readText(in: URL(fileURLWithPath: "/nonexistent/receipt.png")) }
     }
 
+    /// `jpeg` wrapped as a CR2-style raw file: a little-endian TIFF whose IFD0 strip is the JPEG
+    /// (compression 6), the layout the raw decoder takes its preview from.
+    static func rawFile(wrapping jpeg: [UInt8], at path: String) throws {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)] }
+        let start = 8 + 2 + 3 * 12 + 4
+        var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + u32(8) + u16(3)
+        bytes += u16(0x0103) + u16(3) + u32(1) + u16(6) + u16(0)          // Compression: JPEG
+        bytes += u16(0x0111) + u16(4) + u32(1) + u32(start)               // StripOffsets
+        bytes += u16(0x0117) + u16(4) + u32(1) + u32(jpeg.count)          // StripByteCounts
+        bytes += u32(0) + jpeg
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test func `ondevice faces and ocr read a raw file's preview`() async throws {
+        let (photos, cache) = try Self.folder()
+        defer { photos.cleanup(); cache.cleanup() }
+        let golden = GoldenFiles.root.appendingPathComponent("vision2")
+        try Self.rawFile(wrapping: try [UInt8](Data(contentsOf: golden.appendingPathComponent("faces/images/f02_astronaut_q90.jpg"))),
+                         at: photos.file("portrait.cr2"))
+        try Self.rawFile(wrapping: try [UInt8](Data(contentsOf: golden.appendingPathComponent("ocr/images/p03_digits_mono.jpg"))),
+                         at: photos.file("invoice.cr2"))
+        let faces = try await CLIRunner.run(["faces", photos.file("portrait.cr2"), "--json"])
+        #expect(faces.status == 0, "\(faces.stderr)")
+        let found = try #require(try JSONSerialization.jsonObject(with: Data(faces.stdout.utf8)) as? [String: Any], "\(faces.stdout)")
+        #expect((found["faces"] as? [[String: Any]])?.count == 1)
+        let text = try await CLIRunner.run(["ocr", photos.file("invoice.cr2"), "--json"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let read = try #require(try JSONSerialization.jsonObject(with: Data(text.stdout.utf8)) as? [String: Any], "\(text.stdout)")
+        #expect((read["lines"] as? [[String: Any]])?.first?["text"] as? String == "Invoice #2024-0117")
+    }
+
     @Test func `ondevice photos index --text and photos search --json`() async throws {
         let (photos, cache) = try Self.folder()
         defer { photos.cleanup(); cache.cleanup() }
