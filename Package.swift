@@ -48,7 +48,8 @@ let package = Package(
         .executableTarget(name: "ondevice", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Audio", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
         .target(name: "Server", dependencies: ["Platform", "CKernels", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Models", "ModelStore", "Tokenizers", "Audio"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["Platform", "OnDevice", "Runtime", "ModelStore", "Models", "Server", "TestSupport"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Platform", "OnDevice", "Runtime", "ModelStore", "Models", "Server", "TestSupport",
+                                                            "TextGeneration", "Kernels", "EngineSupport"]),
         // The engine, split by concern (every door reaches text generation through TextCore):
         // compute threads, cancellation, gates and the seeded generator, below everything that runs
         // models; JSON, JSON Schema and the grammars that hold decoding to them; tools and their

@@ -28,7 +28,7 @@ GOLDEN_SUITES = [
     # RetrievalTests
     "GoldenEmbeddingTests", "GoldenRetrievalTests",
     # IntegrationTests
-    "LLMGoldenTests", "LoRAGoldenTests", "SyntheticArchitectureTests", "SpeechEmbeddingOpsTests", "CLITests",
+    "LLMGoldenTests", "BatchingGoldenTests", "LoRAGoldenTests", "SyntheticArchitectureTests", "SpeechEmbeddingOpsTests", "CLITests",
     # VisionTests, PhotosTests, ImagingTests
     "EfficientNetGoldenTests", "ONNXGraphGoldenTests", "TextReaderGoldenTests", "CullingGoldenTests", "NeuralBackendTests", "DecoderGoldenTests",
     "TFLiteGraphTests", "FaceDetectionGoldenTests", "FaceMeshGoldenTests", "SelfieSegmentationGoldenTests",

@@ -13,6 +13,8 @@ let usage = """
                real-time factor of a Piper voice on each line's phoneme_ids
       eval [--models a,b] [--threads 2] [--only tools,structured,translate,summarize] [--json] [--verbose]
                instruct models on tool calls, structured output, translation and summaries
+      batch <model.gguf> [--sequences 1,2,4,8,16] [--threads 2] [--prompt 32] [--tokens 64] [--rounds 2]
+               decode throughput of N sequences at once, continuous batching on and off
       soak [--seconds 60] [--clients 16] [--threads 2] [--warm-up 10] [--audio file.wav] [--json]
                mixed load on an in-process server: statuses, 5xx, latency, RSS, leaked leases
     """
@@ -21,6 +23,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "download": try await DownloadBenchmark(arguments: arguments.dropFirst()).run()
+    case "batch": try BatchBenchmark(arguments: arguments.dropFirst()).run()
     case "eval": try await TextEvalBenchmark(arguments: arguments.dropFirst()).run()
     case "soak": try await SoakBenchmark(arguments: arguments.dropFirst()).run()
     case "tts": try TTSBenchmark(arguments: arguments.dropFirst()).run()

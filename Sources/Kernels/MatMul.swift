@@ -29,6 +29,19 @@ package final class MatMul {
     /// the matrix-vector kernels.
     package static let gemmMinTokens = 4
 
+    /// A step of continuous batching (one token of each of several sequences) keeps to the
+    /// matrix-vector kernels up to this many rows: they pass each L1-sized block of weight rows
+    /// over every token, and below it they beat the GEMM, whose per-call tile decoding costs
+    /// more than the rows save (`Benchmarks batch`, one pass of k tokens, 2 threads: SmolLM2
+    /// Q4_1 at 8 tokens 20 ms against 40 ms, at 24 about even; Qwen 2.5 Q4_K_M at 8 tokens 81
+    /// against 148 ms, at 16 155 against 176). Prompts keep `gemmMinTokens`, so a prompt's
+    /// logits do not depend on how its tokens were split.
+    package static let decodeStepMatrixVectorRows = 24
+
+    /// The fewest rows that take the GEMM path in this product; `gemmMinTokens` unless a
+    /// batched decode step raised it.
+    package var gemmFromRows = MatMul.gemmMinTokens
+
     /// Tasks per thread. The pool hands tasks out as threads become free, so with a few per
     /// thread a worker that starts late (a busy neighbour core) costs little.
     private static let tasksPerThread = 4
@@ -61,7 +74,7 @@ package final class MatMul {
         let actRowBytes = ActivationQuantizer.rowBytes(for: type, cols: cols)
         // odk_has_avx2 also holds on the avx512 tier, where odk_gemm_* run the AVX-512 VNNI form
         // (which also takes Q8_0), so this picks the GEMM of whichever x86 tier is in use.
-        let useGEMM = n >= Self.gemmMinTokens && odk_has_avx2() != 0 && odk_gemm_supports(typeID) != 0
+        let useGEMM = n >= gemmFromRows && odk_has_avx2() != 0 && odk_gemm_supports(typeID) != 0
         // Work grows with n, so prompt batches split into more tasks than single tokens.
         let parts = threads == 1 ? 1 : min(threads * Self.tasksPerThread, rows * wRowBytes * n / max(1, minBytesPerTask), rows / 4)
 

@@ -70,38 +70,47 @@ extension DecoderState {
         for h in 0..<c.kvHeadCount { rotate(k + t * c.kvDim + h * c.headDim) }
     }
 
-    /// Stores the batch's keys and values at positions `start ..< start + n` of `layer`.
-    func cacheKeysValues(layer: Int, start: Int, n: Int) {
+    /// Stores each run's keys and values at its positions of `layer`, in its sequence's cache.
+    func cacheKeysValues(layer: Int, rows: DecoderRows) {
         let kvDim = config.kvDim
         // The cache holds f16-precision values, as llama.cpp's f16 KV cache does.
-        od_round_to_f16(k, n * kvDim)
-        od_round_to_f16(v, n * kvDim)
-        keys(layer: layer, position: start).update(from: k, count: n * kvDim)
-        values(layer: layer, position: start).update(from: v, count: n * kvDim)
+        od_round_to_f16(k, rows.count * kvDim)
+        od_round_to_f16(v, rows.count * kvDim)
+        for run in rows.runs {
+            run.state.keys(layer: layer, position: run.start).update(from: k + run.first * kvDim, count: run.count * kvDim)
+            run.state.values(layer: layer, position: run.start).update(from: v + run.first * kvDim, count: run.count * kvDim)
+        }
     }
 
-    /// Causal attention of the batch's queries over the cache of `layer`, into `attnOut`.
-    /// Row t sits at position start + t and sees keys up to itself, limited to the last
+    /// Causal attention of the pass's queries over the cache of `layer`, into `attnOut`. Each
+    /// row attends over its own sequence's cache, up to its own position, limited to the last
     /// `window` positions when a sliding window is given.
-    func attend(layer: Int, start: Int, n: Int, window: Int?) {
+    func attend(layer: Int, rows: DecoderRows, window: Int?) {
         let c = config
         let group = c.headCount / c.kvHeadCount
         nonisolated(unsafe) let q = self.q, out = attnOut, scores = self.scores
-        nonisolated(unsafe) let kBase = keys(layer: layer, position: 0), vBase = values(layer: layer, position: 0)
+        let caches = rows.runs.map { run in
+            precondition(run.state.contextLength <= contextLength, "a run's context exceeds the scratch's score rows")
+            return RunCache(keys: run.state.keys(layer: layer, position: 0), values: run.state.values(layer: layer, position: 0),
+                            first: run.first, count: run.count, start: run.start)
+        }
         let ctx = contextLength
         let softcap = c.attentionSoftcap ?? 0
         let body: @Sendable (Int) -> Void = { h in
             let kvOffset = (h / group) * c.headDim
-            for t in 0..<n {
-                let pos = start + t
-                let lo = window.map { max(0, pos - $0 + 1) } ?? 0
-                od_attend_head_capped(q + t * c.queryDim + h * c.headDim,
-                                      kBase + lo * c.kvDim + kvOffset, vBase + lo * c.kvDim + kvOffset,
-                                      c.kvDim, pos - lo + 1, c.headDim, c.attentionScale, softcap,
-                                      scores + h * ctx, out + t * c.queryDim + h * c.headDim)
+            for cache in caches {
+                for i in 0..<cache.count {
+                    let t = cache.first + i, pos = cache.start + i
+                    let lo = window.map { max(0, pos - $0 + 1) } ?? 0
+                    od_attend_head_capped(q + t * c.queryDim + h * c.headDim,
+                                          cache.keys + lo * c.kvDim + kvOffset, cache.values + lo * c.kvDim + kvOffset,
+                                          c.kvDim, pos - lo + 1, c.headDim, c.attentionScale, softcap,
+                                          scores + h * ctx, out + t * c.queryDim + h * c.headDim)
+                }
             }
         }
-        if threads > 1 && n * (start + n) > 64 {
+        let work = rows.runs.reduce(0) { $0 + $1.count * ($1.start + $1.count) }
+        if threads > 1 && work > 64 {
             ComputePool.run(threads: threads, parts: c.headCount, body)
         } else {
             for h in 0..<c.headCount { body(h) }
@@ -124,10 +133,10 @@ extension DecoderState {
     /// The end of an attention block once q and k are rotated: cache the keys and values,
     /// attend (over `window` positions when given), project, apply the post-norm when the layer
     /// has one (Gemma), and add to the residual stream x.
-    func attentionOutput(layer l: Int, _ w: DecoderLayerWeights, start: Int, n: Int, window: Int?) {
-        let d = config.embeddingLength
-        cacheKeysValues(layer: l, start: start, n: n)
-        attend(layer: l, start: start, n: n, window: window)
+    func attentionOutput(layer l: Int, _ w: DecoderLayerWeights, rows: DecoderRows, window: Int?) {
+        let d = config.embeddingLength, n = rows.count
+        cacheKeysValues(layer: l, rows: rows)
+        attend(layer: l, rows: rows, window: window)
         linear(.output, layer: l, w, attnOut, proj, n: n)
         if let post = w.postAttentionNorm { rmsNorm(proj, post, proj, rows: n, width: d) }
         addInPlace(x, proj, count: n * d)
@@ -172,24 +181,53 @@ extension DecoderState {
         VectorMath.mul(gate, up, out: gate, count: count)
     }
 
-    /// Final norm and output head for the last row (and every row when `allLogits` is given),
-    /// soft-capped when the model caps its logits (Gemma 2: cap · tanh(logit / cap)).
-    func project(weights w: DecoderWeights, n: Int, allLogits: UnsafeMutablePointer<Float>?) {
-        let d = config.embeddingLength
+    /// Final norm and output head: each run's last row into its sequence's `logits` (and, with
+    /// one run, every row into `allLogits` when given), soft-capped when the model caps its
+    /// logits (Gemma 2: cap · tanh(logit / cap)).
+    func project(weights w: DecoderWeights, rows: DecoderRows, allLogits: UnsafeMutablePointer<Float>?) {
+        let d = config.embeddingLength, vocab = config.vocabularySize, n = rows.count
         if let allLogits {
+            precondition(rows.runs.count == 1, "every row's logits are for one sequence's pass")
             rmsNorm(x, w.outputNorm, xb, rows: n, width: d)
             var done = 0
             while done < n {
                 let chunk = min(64, n - done)  // bounded work per call; output rows are large
-                matmul.linear(w.output, xb + done * d, allLogits + done * config.vocabularySize, n: chunk)
+                matmul.linear(w.output, xb + done * d, allLogits + done * vocab, n: chunk)
                 done += chunk
             }
-            if let cap = config.finalLogitSoftcap { VectorMath.softcap(allLogits, count: n * config.vocabularySize, cap: cap) }
-            logits.update(from: allLogits + (n - 1) * config.vocabularySize, count: config.vocabularySize)
-        } else {
+            if let cap = config.finalLogitSoftcap { VectorMath.softcap(allLogits, count: n * vocab, cap: cap) }
+            rows.runs[0].state.logits.update(from: allLogits + (n - 1) * vocab, count: vocab)
+        } else if rows.runs.count == 1 {
+            let target = rows.runs[0].state.logits
             rmsNorm(x + (n - 1) * d, w.outputNorm, xb, rows: 1, width: d)
-            matmul.linear(w.output, xb, logits, n: 1)
-            if let cap = config.finalLogitSoftcap { VectorMath.softcap(logits, count: config.vocabularySize, cap: cap) }
+            matmul.linear(w.output, xb, target, n: 1)
+            if let cap = config.finalLogitSoftcap { VectorMath.softcap(target, count: vocab, cap: cap) }
+        } else {
+            // Each sequence's last row, gathered, through one product: the output matrix (the
+            // largest, with a big vocabulary) is read once for the whole step.
+            let m = rows.runs.count
+            for (i, run) in rows.runs.enumerated() {
+                rmsNorm(x + (run.first + run.count - 1) * d, w.outputNorm, xb + i * d, rows: 1, width: d)
+            }
+            let out = rowLogits(m * vocab)
+            var done = 0
+            while done < m {
+                let chunk = min(64, m - done)
+                matmul.linear(w.output, xb + done * d, out + done * vocab, n: chunk)
+                done += chunk
+            }
+            if let cap = config.finalLogitSoftcap { VectorMath.softcap(out, count: m * vocab, cap: cap) }
+            for (i, run) in rows.runs.enumerated() { run.state.logits.update(from: out + i * vocab, count: vocab) }
         }
     }
+}
+
+/// One run's cache of a layer, for the attention workers.
+private struct RunCache: @unchecked Sendable {
+    // `@unchecked Sendable`: raw pointers into a cache only the pass writes, read by its workers.
+    let keys: UnsafeMutablePointer<Float>
+    let values: UnsafeMutablePointer<Float>
+    let first: Int
+    let count: Int
+    let start: Int
 }

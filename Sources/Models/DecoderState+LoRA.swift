@@ -48,7 +48,7 @@ extension DecoderState {
             } else {
                 input = x
             }
-            if n < MatMul.gemmMinTokens {
+            if n < matmul.gemmFromRows {
                 // Decoding: both products through the matrix-vector kernels, which stream the
                 // thin F16 matrices once (a GEMM call packs them first, which costs more than the
                 // product itself at one token). `s.input` is free again after A·x, so it takes B's

@@ -43,6 +43,9 @@ package final class DecoderState {
     package var adapters: [ScaledAdapter] = []
     /// Buffers for the adapters' low-rank products, allocated on first use.
     var loraScratch: LoRAScratch?
+    /// Logits of several sequences' last rows in a batched pass (runs, vocab), grown on first use.
+    private var batchLogits: UnsafeMutablePointer<Float>?
+    private var batchLogitsCount = 0
 
     package init(config c: DecoderConfig, contextLength: Int, maxBatch: Int = 512, threads: Int) {
         precondition(contextLength > 0 && maxBatch > 0)
@@ -77,6 +80,17 @@ package final class DecoderState {
         for p in [keyCache, valueCache, x, xb, proj, q, attnOut, k, v, gate, up, scores, ropeCos, ropeSin, logits] {
             p.deallocate()
         }
+        batchLogits?.deallocate()
+    }
+
+    /// A buffer of at least `count` floats for a batched pass's logits.
+    func rowLogits(_ count: Int) -> UnsafeMutablePointer<Float> {
+        if let batchLogits, batchLogitsCount >= count { return batchLogits }
+        batchLogits?.deallocate()
+        let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
+        batchLogits = p
+        batchLogitsCount = count
+        return p
     }
 
     /// Bytes this state holds (KV cache plus scratch), for residency estimates.

@@ -12,8 +12,8 @@ package struct Gemma3Model: DecoderModel {
     package let config: DecoderConfig
     package let weights: DecoderWeights
 
-    package func forward(_ tokens: UnsafeBufferPointer<Int32>, state s: DecoderState, allLogits: UnsafeMutablePointer<Float>?) {
-        let c = config, n = tokens.count, d = c.embeddingLength, start = s.count
+    package func forward(_ tokens: UnsafeBufferPointer<Int32>, rows: DecoderRows, scratch s: DecoderState, allLogits: UnsafeMutablePointer<Float>?) {
+        let c = config, n = tokens.count, d = c.embeddingLength
         s.embed(tokens, table: weights.tokenEmbedding, scale: Float(d).squareRoot())
         for (l, w) in weights.layers.enumerated() {
             let sliding = c.isSliding(layer: l)
@@ -21,13 +21,13 @@ package struct Gemma3Model: DecoderModel {
             s.projectQueryKeyValue(layer: l, w, s.xb, n: n)
             s.normalizeQueryKeyHeads(w, n: n)
             for t in 0..<n {
-                s.rope(row: t, position: start + t, base: sliding ? c.ropeBaseSliding : c.ropeBase, style: .halves,
+                s.rope(row: t, position: rows.positions[t], base: sliding ? c.ropeBaseSliding : c.ropeBase, style: .halves,
                        frequencyScale: c.ropeFrequencyScale, factors: weights.ropeFrequencies)
             }
-            s.attentionOutput(layer: l, w, start: start, n: n, window: sliding ? c.slidingWindow : nil)
+            s.attentionOutput(layer: l, w, rows: rows, window: sliding ? c.slidingWindow : nil)
             s.feedForward(layer: l, w, n: n, activation: .gelu)
         }
-        s.project(weights: weights, n: n, allLogits: allLogits)
-        s.count = start + n
+        s.project(weights: weights, rows: rows, allLogits: allLogits)
+        rows.advance()
     }
 }

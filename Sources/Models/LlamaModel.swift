@@ -9,20 +9,20 @@ package struct LlamaModel: DecoderModel {
     package let config: DecoderConfig
     package let weights: DecoderWeights
 
-    package func forward(_ tokens: UnsafeBufferPointer<Int32>, state s: DecoderState, allLogits: UnsafeMutablePointer<Float>?) {
-        let c = config, n = tokens.count, d = c.embeddingLength, start = s.count
+    package func forward(_ tokens: UnsafeBufferPointer<Int32>, rows: DecoderRows, scratch s: DecoderState, allLogits: UnsafeMutablePointer<Float>?) {
+        let c = config, n = tokens.count, d = c.embeddingLength
         s.embed(tokens, table: weights.tokenEmbedding, scale: 1)
         for (l, w) in weights.layers.enumerated() {
             s.rmsNorm(s.x, w.attentionNorm, s.xb, rows: n, width: d)
             s.projectQueryKeyValue(layer: l, w, s.xb, n: n)
             for t in 0..<n {
-                s.rope(row: t, position: start + t, base: c.ropeBase, style: .interleaved,
+                s.rope(row: t, position: rows.positions[t], base: c.ropeBase, style: .interleaved,
                        frequencyScale: c.ropeFrequencyScale, factors: weights.ropeFrequencies)
             }
-            s.attentionOutput(layer: l, w, start: start, n: n, window: nil)
+            s.attentionOutput(layer: l, w, rows: rows, window: nil)
             s.feedForward(layer: l, w, n: n, activation: .silu)
         }
-        s.project(weights: weights, n: n, allLogits: allLogits)
-        s.count = start + n
+        s.project(weights: weights, rows: rows, allLogits: allLogits)
+        rows.advance()
     }
 }

@@ -12,8 +12,8 @@ package struct Phi3Model: DecoderModel {
     package let config: DecoderConfig
     package let weights: DecoderWeights
 
-    package func forward(_ tokens: UnsafeBufferPointer<Int32>, state s: DecoderState, allLogits: UnsafeMutablePointer<Float>?) {
-        let c = config, n = tokens.count, d = c.embeddingLength, start = s.count
+    package func forward(_ tokens: UnsafeBufferPointer<Int32>, rows: DecoderRows, scratch s: DecoderState, allLogits: UnsafeMutablePointer<Float>?) {
+        let c = config, n = tokens.count, d = c.embeddingLength
         let long = c.ropeOriginalContext.map { s.contextLength > $0 } ?? false
         let factors = (long ? weights.ropeFactorsLong : weights.ropeFactorsShort) ?? weights.ropeFrequencies
         s.embed(tokens, table: weights.tokenEmbedding, scale: 1)
@@ -21,13 +21,13 @@ package struct Phi3Model: DecoderModel {
             s.rmsNorm(s.x, w.attentionNorm, s.xb, rows: n, width: d)
             s.projectQueryKeyValue(layer: l, w, s.xb, n: n)
             for t in 0..<n {
-                s.rope(row: t, position: start + t, base: c.ropeBase, style: .halves,
+                s.rope(row: t, position: rows.positions[t], base: c.ropeBase, style: .halves,
                        frequencyScale: c.ropeFrequencyScale, factors: factors, magnitude: c.ropeAttentionFactor)
             }
-            s.attentionOutput(layer: l, w, start: start, n: n, window: nil)
+            s.attentionOutput(layer: l, w, rows: rows, window: nil)
             s.feedForward(layer: l, w, n: n, activation: .silu)
         }
-        s.project(weights: weights, n: n, allLogits: allLogits)
-        s.count = start + n
+        s.project(weights: weights, rows: rows, allLogits: allLogits)
+        rows.advance()
     }
 }

@@ -26,6 +26,10 @@ package struct Generator {
         var metrics = GenerationMetrics()
         metrics.promptTokens = prompt.count
         if isCancelled() { throw .cancelled }
+        // Inside the loop, shared steps wait (briefly) for this session's next token.
+        let batcher = session.model.batcher
+        batcher.enter()
+        defer { batcher.leave() }
         try session.setAdapters(options.adapters)
         metrics.reusedPromptTokens = try session.prefill(prompt)
         let tPrompt = clock.now

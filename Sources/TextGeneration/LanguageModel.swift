@@ -14,6 +14,9 @@ package final class LanguageModel: Sendable {
     package let tokenizer: Tokenizer
     /// The chat template compiled once at load (nil text → `.noChatTemplate`).
     private let template: Result<ChatTemplate, TokenizerError>
+    /// Merges the passes of this model's sessions that run at the same time (continuous
+    /// batching), for every door.
+    package let batcher = DecodeBatcher()
 
     package var config: DecoderConfig { decoder.config }
 

@@ -56,6 +56,13 @@ package final class Session {
             throw .contextOverflow(tokens: tokens.count + newTokens.count, contextLength: contextLength)
         }
         try validate(newTokens)
+        if allLogits == nil {
+            // Through the model's batcher: passes other sessions ask for at the same time share
+            // one step (continuous batching); alone, the pass runs at once.
+            model.batcher.evaluate(newTokens, state: state, model: model.decoder)
+            tokens.append(contentsOf: newTokens)
+            return
+        }
         var start = newTokens.startIndex
         while start < newTokens.endIndex {
             let end = min(start + state.maxBatch, newTokens.endIndex)
