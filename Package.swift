@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "RetrievalTests", dependencies: ["TextGeneration", "Retrieval", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "ModelStore", "TestSupport"]),
         .testTarget(name: "PhotosTests", dependencies: ["Platform", "Photos", "Imaging", "Models", "Runtime", "ModelStore", "TestSupport"]),
-        .testTarget(name: "ServerTests", dependencies: ["TextGeneration", "Tools", "StructuredOutput", "Server", "OnDevice", "Runtime", "Tokenizers", "TestSupport"],
+        .testTarget(name: "ServerTests", dependencies: ["TextGeneration", "Tools", "StructuredOutput", "Server", "OnDevice", "Runtime", "Tokenizers", "TestSupport", "Platform"],
                     exclude: ["checks.py", "client_check.py", "ollama_check.py", "speech_check.py", "chat_page_check.py"]),
         .testTarget(name: "VisionTests", dependencies: ["Imaging", "Models", "Formats", "ModelStore", "Photos", "Tensor", "TestSupport"]),
         // Fixtures/synthetic: llama.cpp references for the synthetic decoders, read by path.

@@ -137,6 +137,48 @@ package final class ResidentLanguageModel: ResidentModel {
     }
 
     private func effectiveContext(_ requested: Int) -> Int { max(1, min(requested, model.config.contextLength)) }
+
+    /// Bytes one session of `contextLength` tokens allocates (its KV cache and scratch).
+    package func sessionBytes(contextLength: Int) -> Int {
+        DecoderState.byteCount(config: model.config, contextLength: effectiveContext(contextLength), maxBatch: 512)
+    }
+
+    /// Bytes every live session allocated, in use or idle.
+    package var sessionStateBytes: Int { pool.withLock { $0.stateBytes } }
+
+    /// Sessions of `contextLength` tokens that fit in `budget` bytes beside the model itself
+    /// (at least one: a model that loaded can always serve one request).
+    package func sessionLimit(budget: Int, contextLength: Int) -> Int {
+        let room = budget - mappedBytes - heapBytes - adapterBytes
+        return max(1, room / max(1, sessionBytes(contextLength: contextLength)))
+    }
+
+    /// Whether sessions decoding at the same time share forward passes (continuous batching).
+    package var batching: Bool {
+        get { model.batcher.isEnabled }
+        set { model.batcher.isEnabled = newValue }
+    }
+
+    /// What continuous batching has done on this model since it loaded.
+    package var batchingFigures: BatchingFigures {
+        let (c, active, waiting) = model.batcher.snapshot
+        return BatchingFigures(steps: c.steps, sequences: c.sequences, rows: c.rows, batchSizes: c.batchSizes,
+                               batchBounds: DecodeBatcher.batchSizeBounds, generating: active, waiting: waiting)
+    }
+}
+
+/// Continuous batching's counters for one model (`ResidentLanguageModel.batchingFigures`).
+package struct BatchingFigures: Sendable {
+    /// Forward passes, sequences they served (summed), and rows they evaluated.
+    package var steps: Int
+    package var sequences: Int
+    package var rows: Int
+    /// Passes by sequences served: bucket i holds up to `batchBounds[i]`, the last is open.
+    package var batchSizes: [Int]
+    package var batchBounds: [Int]
+    /// Sessions inside a generation now, and passes waiting for a step.
+    package var generating: Int
+    package var waiting: Int
 }
 
 /// A session checked out of a `ResidentLanguageModel`.

@@ -100,6 +100,27 @@ package final class LoopbackClient {
         return Response(status: status, headers: headers, body: [])
     }
 
+    /// The body of a response whose head `readHead` returned.
+    package func readRemainder(of head: Response) throws(ServerError) -> Response {
+        var response = head
+        response.body = try readBody(head.headers, until: ContinuousClock.now + .seconds(timeout))
+        return response
+    }
+
+    /// Reads a chunked (streamed) body as it arrives: `onChunk` gets each chunk's bytes the
+    /// moment it is complete. Returns at the last chunk.
+    package func readChunks(_ onChunk: ([UInt8]) -> Void) throws(ServerError) {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while true {
+            let sizeLine = try line(until: deadline)
+            guard let size = Int(sizeLine.split(separator: ";").first ?? "", radix: 16) else { throw .malformedRequest("bad chunk size") }
+            if size == 0 { _ = try line(until: deadline); return }
+            let chunk = try take(size, until: deadline)
+            _ = try take(2, until: deadline)
+            onChunk(chunk)
+        }
+    }
+
     private func readBody(_ headers: [String: String], until deadline: ContinuousClock.Instant) throws(ServerError) -> [UInt8] {
         var body: [UInt8] = []
         if headers["transfer-encoding"] == "chunked" {

@@ -13,6 +13,11 @@ package final class ModelHost: Sendable {
     let ai: OnDeviceAI
     let configuration: ServerConfiguration
     private let queues = Locked<[String: ModelQueue]>([:])
+    /// Text requests' counters and histograms, for `GET /metrics`.
+    let metrics = ServerMetrics()
+    /// The text models requests last ran on, by id, for the gauges of `/metrics` (weakly: an
+    /// unloaded model drops out), with the KV budget they were given.
+    private let textModels = Locked<[String: ServedTextModel]>([:])
     /// Weights-file headers already read, by path.
     private let headers = Locked<[String: ModelHeader]>([:])
     /// The kinds this server has endpoints for.
@@ -119,24 +124,91 @@ package final class ModelHost: Sendable {
         var adapterPaths: [String] = []
         for choice in request.adapters { adapterPaths.append(try adapterPath(choice.id)) }
         let options = textOptions
-        return try withModel(ResidentLanguageModel.self, request.model, options: options, keepAliveSeconds: keepAliveSeconds,
-                             responder: responder) { resident in
-            let slot = resident.checkOut(contextLength: options.contextLength, threads: options.threads)
-            defer { resident.checkIn(slot) }
-            // Always set (empty without `lora`): the generator applies exactly these, so a
-            // pooled session that last ran with an adapter serves this request as the base.
-            var run = request
-            run.options.adapters = try OpenAIServer.scaledAdapters(request, paths: adapterPaths, on: resident)
-            let text = TextRun(request: run, session: slot.session)
-            var outcomes: [TextRun.Outcome] = []
-            for choice in 0..<request.choices {
-                guard let outcome = try text.run(choice: choice, isCancelled: { responder.isCancelled },
-                                                 onStart: { onStart(choice) }, onText: onText, onLogprobs: onLogprobs) else { return nil }
-                onEnd(outcome)
-                outcomes.append(outcome)
+        let metrics = metrics, model = request.model
+        let arrived = ContinuousClock.now
+        var lastText: ContinuousClock.Instant?
+        // Time to first text (queue and load included) and the gaps between pieces, as streamed.
+        func timedText(_ text: String) {
+            let now = ContinuousClock.now
+            if let lastText { metrics.tokenGap(model: model, seconds: (now - lastText).inSeconds) } else {
+                metrics.firstToken(model: model, seconds: (now - arrived).inSeconds)
             }
-            return outcomes
-        } ?? nil
+            lastText = now
+            onText(text)
+        }
+        let outcomes: [TextRun.Outcome]?
+        do {
+            outcomes = try withModel(ResidentLanguageModel.self, request.model, options: options, keepAliveSeconds: keepAliveSeconds,
+                                     responder: responder) { resident in
+                admitSessions(for: request.model, on: resident, contextLength: options.contextLength)
+                let slot = resident.checkOut(contextLength: options.contextLength, threads: options.threads)
+                defer { resident.checkIn(slot) }
+                // Always set (empty without `lora`): the generator applies exactly these, so a
+                // pooled session that last ran with an adapter serves this request as the base.
+                var run = request
+                run.options.adapters = try OpenAIServer.scaledAdapters(request, paths: adapterPaths, on: resident)
+                let text = TextRun(request: run, session: slot.session)
+                var outcomes: [TextRun.Outcome] = []
+                for choice in 0..<request.choices {
+                    lastText = nil
+                    guard let outcome = try text.run(choice: choice, isCancelled: { responder.isCancelled },
+                                                     onStart: { onStart(choice) }, onText: timedText, onLogprobs: onLogprobs) else { return nil }
+                    onEnd(outcome)
+                    outcomes.append(outcome)
+                }
+                return outcomes
+            } ?? nil
+        } catch {
+            // A client that hung up ends its request with whatever error the broken stream gave.
+            let outcome = if case ServerError.queueFull = error { "rejected" } else if responder.isCancelled { "cancelled" } else { "error" }
+            metrics.finished(model: model, outcome: outcome)
+            throw error
+        }
+        guard let outcomes else {
+            metrics.finished(model: model, outcome: "cancelled")
+            return nil
+        }
+        for outcome in outcomes {
+            metrics.finished(model: model, outcome: outcome.finishReason, promptTokens: outcome.metrics.promptTokens,
+                             completionTokens: outcome.metrics.completionTokens)
+        }
+        return outcomes
+    }
+
+    /// Holds the model's admission to the sessions its KV caches may take: the residency budget
+    /// less the model's own bytes, over one session's (its KV cache and scratch). Requests past
+    /// it wait their turn in the model's queue (or get 429 when the line is full), so a burst of
+    /// clients never allocates more caches than memory holds. The first load sets it; requests
+    /// admitted before the model was loaded (at most `maxRunningPerModel`) run.
+    private func admitSessions(for id: String, on resident: ResidentLanguageModel, contextLength: Int) {
+        resident.batching = configuration.batching
+        let residency = runtime.residency
+        let budget = (try? blockingAwait { await residency.budget }) ?? Int.max / 2
+        let limit = resident.sessionLimit(budget: budget, contextLength: contextLength)
+        queue(for: id).limitRunning(to: limit)
+        let kvBudget = max(0, budget - resident.mappedBytes - resident.heapBytes - resident.adapterBytes)
+        textModels.withLock { $0[id] = ServedTextModel(resident, kvBudget: kvBudget) }
+    }
+
+    /// `GET /metrics`: the counters, and the gauges of every text model requests have used.
+    func metricsPage() -> String {
+        let served = textModels.withLock { $0 }
+        var gauges: [String: ServerMetrics.ModelGauges] = [:]
+        for (id, entry) in served {
+            var g = ServerMetrics.ModelGauges()
+            let queue = queue(for: id)
+            (g.running, g.waiting) = queue.counts
+            g.runningLimit = queue.runningLimit
+            if let resident = entry.model {
+                g.kvCacheBytes = resident.sessionStateBytes
+                g.kvBudgetBytes = entry.kvBudget
+                g.sessions = resident.sessionCounts.live
+                let b = resident.batchingFigures
+                (g.steps, g.sequences, g.rows, g.batchSizes, g.batchBounds) = (b.steps, b.sequences, b.rows, b.batchSizes, b.batchBounds)
+            }
+            gauges[id] = g
+        }
+        return metrics.render(gauges: gauges)
     }
 
     /// Loads model `id` (of `kind`) and releases it at once, so it stays for `keepAliveSeconds`
@@ -205,4 +277,14 @@ package final class ModelHost: Sendable {
     }
 
     var threads: Int { configuration.threads ?? runtime.textGeneration.backend.options.threads }
+}
+
+/// A text model the server has run requests on (weakly held) and the KV budget it was given.
+final class ServedTextModel: Sendable {
+    weak let model: ResidentLanguageModel?
+    let kvBudget: Int
+    init(_ model: ResidentLanguageModel, kvBudget: Int) {
+        self.model = model
+        self.kvBudget = kvBudget
+    }
 }

@@ -50,6 +50,10 @@ package struct OpenAIServer: HTTPHandling {
             "/v1/audio/transcriptions": ("POST", transcriptions),
             "/v1/audio/speech": ("POST", speech),
         ]
+        if path == "/metrics" {
+            guard request.method == "GET" else { throw ServerError.methodNotAllowed(method: request.method, path: path) }
+            return responder.send(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(host.metricsPage().utf8))
+        }
         if OllamaAPI.serves(path) { return try OllamaAPI(server: self).route(path, request, responder) }
         if path.hasPrefix("/v1/models/") && request.method == "GET" { return try model(String(path.dropFirst(11)), responder) }
         guard let route = routes[path] else { throw ServerError.notFound(method: request.method, path: String(path.prefix(200))) }

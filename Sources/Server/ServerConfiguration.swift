@@ -8,8 +8,12 @@ package struct ServerConfiguration: Sendable {
     package var apiKey: String?
     /// Model ids the server offers; nil offers every installed model it can run.
     package var models: [String]?
-    /// Requests computing at once per model (each has its own session / buffers).
-    package var maxRunningPerModel = 2
+    /// Requests computing at once per model (each has its own session and KV cache; sessions
+    /// decoding together share forward passes), at most what the memory budget holds.
+    package var maxRunningPerModel = 8
+    /// Whether a model's running requests share forward passes (continuous batching); off,
+    /// each computes on its own (for comparison).
+    package var batching = true
     /// Requests waiting per model before new ones get 429.
     package var maxWaitingPerModel = 32
     /// Context length of text sessions; nil uses the runtime's setting.

@@ -41,7 +41,8 @@ let usage = """
       classify IMG [--model PATH|ID] [--threads N] [--repeat N] [--json]
       faces    IMG [--mesh] [--mask OUT.png] [--threads N] [--json]   (faces: score, box, eye/nose/mouth/ear keypoints; --mesh: 468 points, eye aspect ratios, sharpness; --mask: person mask PNG)
       ocr      IMG [--threads N] [--json]   (text in an image: score, box corners, text per line)
-      serve    [--host H] [--port P] [--api-key K] [--models ID,...] [--threads N] [--context N] [--load-test SECONDS [--clients N] [--model M]]
+      serve    [--host H] [--port P] [--api-key K] [--models ID,...] [--threads N] [--context N] [--parallel N] [--batching on|off]
+               [--load-test SECONDS [--clients N,N...] [--model M] [--max-tokens N] [--target-port P]]
       help
 
     M is a catalog id (see catalog/models.lock) or a path to a GGUF file. E is an embedding model:

@@ -7,13 +7,14 @@ import Server
 /// environment names (`ONDEVICE_HOME`), without the user's settings file.
 enum TestServer {
     static func start(apiKey: String? = nil, limits: HTTPServer.Limits? = nil, maxRunning: Int = 2,
-                      maxWaiting: Int = 32) async throws -> APIServer {
+                      maxWaiting: Int = 32, budgetBytes: Int? = nil, threads: Int = 1) async throws -> APIServer {
         var dependencies = RuntimeDependencies.complete()
         dependencies.settingsFile = nil
         dependencies.pressureProbe = nil
         var settings = RuntimeSettings()
-        settings.threads = 1
+        settings.threads = threads
         settings.contextLength = 2048
+        settings.memoryBudgetBytes = budgetBytes
         dependencies.initialSettings = settings
         let runtime = try await OnDeviceRuntime.make(dependencies)
         var c = ServerConfiguration()
