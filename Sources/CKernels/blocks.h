@@ -84,6 +84,9 @@ static inline void q3k_scales(const uint8_t *s, int out[16]) {
 /// Four-row kernel: out[r] = dot(row r, a) for rows w, w + rb, w + 2rb, w + 3rb.
 typedef void (*odk_dot4_fn)(int64_t n, const void *w, size_t rb, const void *a, float *out);
 
+/// Four rows by two tokens: o0[r] = dot(row r, a), o1[r] = dot(row r, a + ab) for rows w + r*rb.
+typedef void (*odk_dot4x2_fn)(int64_t n, const void *w, size_t rb, const void *a, size_t ab, float *o0, float *o1);
+
 /// Two-by-two kernel: out = {dot(w0, a0), dot(w0, a1), dot(w1, a0), dot(w1, a1)} for weight rows
 /// w0 = w, w1 = w + wb and activation rows a0 = a, a1 = a + ab.
 typedef void (*odk_dot2x2_fn)(int64_t n, const void *w, size_t wb, const void *a, size_t ab, float out[4]);
@@ -104,6 +107,7 @@ const char *odk_tier_name(int tier);
 odk_dot_fn odk_scalar_kernel(int32_t type);
 odk_dot_fn odk_avx2_kernel(int32_t type);
 odk_dot4_fn odk_avx2_kernel4(int32_t type);  // NULL: use the one-row kernel
+odk_dot4x2_fn odk_avx2_kernel4x2(int32_t type);  // NULL: use the four-row kernel per token
 odk_dot_fn odk_neon_kernel(int32_t type, int tier);
 odk_dot2x2_fn odk_i8mm_kernel2x2(int32_t type);  // NULL: use the one-row kernel
 

@@ -185,6 +185,8 @@ void odk_matmul_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes,
     if (t == T_Q8_0 && n_tokens == 1) fn4 = NULL;
     // With SMMLA, pairs of rows meet pairs of tokens (odk_i8mm_kernel2x2); NULL elsewhere.
     odk_dot2x2_fn fn2 = n_tokens > 1 && odk_tier() >= ODK_TIER_I8MM ? odk_i8mm_kernel2x2(t) : NULL;
+    // On x86, four rows by two tokens (NULL on other architectures and for other formats).
+    odk_dot4x2_fn fn42 = n_tokens > 1 && fn4 ? odk_avx2_kernel4x2(t) : NULL;
     const char *wp = w;
     const char *ap = act;
     // About 16 KiB of weight rows per block stays in L1 while every token passes over it; a
@@ -207,6 +209,19 @@ void odk_matmul_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes,
                     fn2(cols, wp + r * w_row_bytes, w_row_bytes, a, act_row_bytes, v);
                     o0[r] = v[0], o1[r] = v[1], o0[r + 1] = v[2], o1[r + 1] = v[3];
                 }
+                for (; r < re; r++) {
+                    o0[r] = fn(cols, wp + r * w_row_bytes, a);
+                    o1[r] = fn(cols, wp + r * w_row_bytes, a + act_row_bytes);
+                }
+            }
+        }
+        if (fn42) {
+            // Pairs of tokens share each unpacked weight block (a batched decode step).
+            for (; tk + 2 <= n_tokens; tk += 2) {
+                const char *a = ap + tk * act_row_bytes;
+                float *o0 = out + tk * out_stride, *o1 = o0 + out_stride;
+                int64_t r = rb;
+                for (; r + 4 <= re; r += 4) fn42(cols, wp + r * w_row_bytes, w_row_bytes, a, act_row_bytes, o0 + r, o1 + r);
                 for (; r < re; r++) {
                     o0[r] = fn(cols, wp + r * w_row_bytes, a);
                     o1[r] = fn(cols, wp + r * w_row_bytes, a + act_row_bytes);

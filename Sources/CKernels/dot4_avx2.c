@@ -89,6 +89,116 @@ DOT4_WITH_MIN(dot4_q4_1, blk_q4_1)
 DOT4_WITH_MIN(dot4_q5_1, blk_q5_1)
 #undef PROD
 
+// Four rows against two activation rows (two tokens of a batched decode step, or of a short
+// prompt): each weight block is unpacked and its scale converted once for both tokens. Every
+// (row, token) accumulates in the same order, with the same operations, as the four-row
+// kernel above, so a token's outputs equal what that kernel gives it alone, bit for bit.
+#define DOT4X2_SYMMETRIC(name, wblk, ablk)                                                  \
+    static AVX2_FN void name(int64_t n, const void *w, size_t rb, const void *a, size_t ab,  \
+                             float *o0, float *o1) {                                         \
+        ROWS4(wblk, w, rb);                                                                 \
+        const ablk *y = a;                                                                  \
+        const ablk *z = (const ablk *)((const char *)a + ab);                               \
+        __m256 acc0 = _mm256_setzero_ps(), acc1 = acc0, acc2 = acc0, acc3 = acc0;           \
+        __m256 bcc0 = acc0, bcc1 = acc0, bcc2 = acc0, bcc3 = acc0;                          \
+        for (int64_t i = 0; i < n / QK; i++) {                                              \
+            __m128 ad = half_vec(y[i].d), bd = half_vec(z[i].d);                            \
+            PREP2                                                                           \
+            STEP2_SYM(x0, acc0, bcc0) STEP2_SYM(x1, acc1, bcc1)                             \
+            STEP2_SYM(x2, acc2, bcc2) STEP2_SYM(x3, acc3, bcc3)                             \
+        }                                                                                   \
+        o0[0] = hsum_ps(acc0); o0[1] = hsum_ps(acc1); o0[2] = hsum_ps(acc2); o0[3] = hsum_ps(acc3); \
+        o1[0] = hsum_ps(bcc0); o1[1] = hsum_ps(bcc1); o1[2] = hsum_ps(bcc2); o1[3] = hsum_ps(bcc3); \
+    }
+#define STEP2_SYM(x, acc, bcc) {                                                            \
+        _mm_prefetch((const char *)&x[i] + 4 * rb, _MM_HINT_T0);                            \
+        __m128 wd = half_vec(x[i].d);                                                       \
+        CODES(&x[i])                                                                        \
+        acc = _mm256_fmadd_ps(_mm256_broadcastss_ps(_mm_mul_ss(wd, ad)), _mm256_cvtepi32_ps(PROD2(av, asum)), acc); \
+        bcc = _mm256_fmadd_ps(_mm256_broadcastss_ps(_mm_mul_ss(wd, bd)), _mm256_cvtepi32_ps(PROD2(bv, bsum)), bcc); }
+
+#define DOT4X2_WITH_MIN(name, wblk)                                                         \
+    static AVX2_FN void name(int64_t n, const void *w, size_t rb, const void *a, size_t ab,  \
+                             float *o0, float *o1) {                                         \
+        ROWS4(wblk, w, rb);                                                                 \
+        const blk_q8_1 *y = a;                                                              \
+        const blk_q8_1 *z = (const blk_q8_1 *)((const char *)a + ab);                       \
+        __m256 acc0 = _mm256_setzero_ps(), acc1 = acc0, acc2 = acc0, acc3 = acc0;           \
+        __m256 bcc0 = acc0, bcc1 = acc0, bcc2 = acc0, bcc3 = acc0;                          \
+        __m128 m0 = _mm_setzero_ps(), m1 = m0, m2 = m0, m3 = m0;                            \
+        __m128 n0 = m0, n1 = m0, n2 = m0, n3 = m0;                                          \
+        for (int64_t i = 0; i < n / QK; i++) {                                              \
+            __m128 ad = half_pair(&y[i].d), bd = half_pair(&z[i].d);                        \
+            __m256i av = _mm256_loadu_si256((const __m256i *)y[i].qs);                      \
+            __m256i bv = _mm256_loadu_si256((const __m256i *)z[i].qs);                      \
+            STEP2_MIN(x0, acc0, bcc0, m0, n0) STEP2_MIN(x1, acc1, bcc1, m1, n1)             \
+            STEP2_MIN(x2, acc2, bcc2, m2, n2) STEP2_MIN(x3, acc3, bcc3, m3, n3)             \
+        }                                                                                   \
+        o0[0] = hsum_ps(acc0) + _mm_cvtss_f32(_mm_movehdup_ps(m0));                         \
+        o0[1] = hsum_ps(acc1) + _mm_cvtss_f32(_mm_movehdup_ps(m1));                         \
+        o0[2] = hsum_ps(acc2) + _mm_cvtss_f32(_mm_movehdup_ps(m2));                         \
+        o0[3] = hsum_ps(acc3) + _mm_cvtss_f32(_mm_movehdup_ps(m3));                         \
+        o1[0] = hsum_ps(bcc0) + _mm_cvtss_f32(_mm_movehdup_ps(n0));                         \
+        o1[1] = hsum_ps(bcc1) + _mm_cvtss_f32(_mm_movehdup_ps(n1));                         \
+        o1[2] = hsum_ps(bcc2) + _mm_cvtss_f32(_mm_movehdup_ps(n2));                         \
+        o1[3] = hsum_ps(bcc3) + _mm_cvtss_f32(_mm_movehdup_ps(n3));                         \
+    }
+#define STEP2_MIN(x, acc, bcc, mm, nn) {                                                    \
+        _mm_prefetch((const char *)&x[i] + 4 * rb, _MM_HINT_T0);                            \
+        __m128 wdm = half_pair(&x[i].d);                                                    \
+        __m256i u = CODES_MIN(&x[i]);                                                       \
+        __m128 s = _mm_mul_ps(wdm, ad), t = _mm_mul_ps(wdm, bd);                            \
+        acc = _mm256_fmadd_ps(_mm256_broadcastss_ps(s), _mm256_cvtepi32_ps(dot_u8_i8(u, av)), acc); \
+        bcc = _mm256_fmadd_ps(_mm256_broadcastss_ps(t), _mm256_cvtepi32_ps(dot_u8_i8(u, bv)), bcc); \
+        mm = _mm_add_ps(mm, s);                                                             \
+        nn = _mm_add_ps(nn, t); }
+
+// Q4_0/Q5_0: unsigned codes and each token's code sum, as the four-row kernel.
+#define PREP2                                                                               \
+    __m256i av = _mm256_loadu_si256((const __m256i *)y[i].qs);                              \
+    __m256i bv = _mm256_loadu_si256((const __m256i *)z[i].qs);                              \
+    __m256i asum = dot_u8_i8(_mm256_set1_epi8(1), av);                                      \
+    __m256i bsum = dot_u8_i8(_mm256_set1_epi8(1), bv);
+#define CODES(b) __m256i u = unpack_nibbles16((b)->qs);
+#define PROD2(v, vsum) _mm256_sub_epi32(dot_u8_i8(u, v), _mm256_slli_epi32(vsum, 3))
+DOT4X2_SYMMETRIC(dot4x2_q4_0, blk_q4_0, blk_q8_0)
+#undef CODES
+#undef PROD2
+#define CODES(b) __m256i u = q5_codes((b)->qh, (b)->qs);
+#define PROD2(v, vsum) _mm256_sub_epi32(dot_u8_i8(u, v), _mm256_slli_epi32(vsum, 4))
+DOT4X2_SYMMETRIC(dot4x2_q5_0, blk_q5_0, blk_q8_0)
+#undef CODES
+#undef PROD2
+#undef PREP2
+// Q8_0: the weight's sign moves onto each token's activations; its absolute value is taken once.
+#define PREP2                                                                               \
+    __m256i av = _mm256_loadu_si256((const __m256i *)y[i].qs);                              \
+    __m256i bv = _mm256_loadu_si256((const __m256i *)z[i].qs);
+#define CODES(b) __m256i q = _mm256_loadu_si256((const __m256i *)(b)->qs), u = _mm256_sign_epi8(q, q);
+#define PROD2(v, vsum) dot_u8_i8(u, _mm256_sign_epi8(v, q))
+DOT4X2_SYMMETRIC(dot4x2_q8_0, blk_q8_0, blk_q8_0)
+#undef CODES
+#undef PROD2
+#undef PREP2
+
+#define CODES_MIN(b) unpack_nibbles16((b)->qs)
+DOT4X2_WITH_MIN(dot4x2_q4_1, blk_q4_1)
+#undef CODES_MIN
+#define CODES_MIN(b) q5_codes((b)->qh, (b)->qs)
+DOT4X2_WITH_MIN(dot4x2_q5_1, blk_q5_1)
+#undef CODES_MIN
+
+odk_dot4x2_fn odk_avx2_kernel4x2(int32_t t) {
+    switch (t) {
+    case T_Q4_0: return dot4x2_q4_0;
+    case T_Q4_1: return dot4x2_q4_1;
+    case T_Q5_0: return dot4x2_q5_0;
+    case T_Q5_1: return dot4x2_q5_1;
+    case T_Q8_0: return dot4x2_q8_0;
+    default: return NULL;
+    }
+}
+
 odk_dot4_fn odk_avx2_kernel4(int32_t t) {
     switch (t) {
     case T_Q4_0: return dot4_q4_0;
@@ -101,4 +211,5 @@ odk_dot4_fn odk_avx2_kernel4(int32_t t) {
 }
 #else
 odk_dot4_fn odk_avx2_kernel4(int32_t t) { (void)t; return NULL; }
+odk_dot4x2_fn odk_avx2_kernel4x2(int32_t t) { (void)t; return NULL; }
 #endif

@@ -23,8 +23,14 @@ package final class ResidentLanguageModel: ResidentModel {
     /// LoRA adapters loaded for this model, by file path: loaded once, shared by every session
     /// (each session applies its own set at its own scales), freed with the model.
     private let adapters = Locked([String: LoRAAdapter]())
-    /// Sessions kept allocated while no op uses them (their caches keep the last prompt).
-    package let maxIdleSessions: Int
+    /// Sessions kept allocated while no op uses them (their caches keep the last prompt). A
+    /// server running several requests at once keeps as many, so a finished request's session
+    /// (and its prompt cache) serves the next one instead of being freed and allocated again.
+    package var maxIdleSessions: Int {
+        get { idleLimit.withLock { $0 } }
+        set { idleLimit.withLock { $0 = max(0, newValue) } }
+    }
+    private let idleLimit: Locked<Int>
     /// Idle sessions kept for chat sessions (each keeps its conversation's cache between turns);
     /// the one longest unused is freed beyond this, and all of them under memory pressure.
     package static let maxOwnedSessions = 4
@@ -33,7 +39,7 @@ package final class ResidentLanguageModel: ResidentModel {
         self.model = model
         self.mappedBytes = model.file.region.count
         self.heapBytes = max(0, heapBytes)
-        self.maxIdleSessions = max(0, maxIdleSessions)
+        self.idleLimit = Locked(max(0, maxIdleSessions))
     }
 
     /// Adapters count like the model: their mappings are read in full by the first pass using them.
@@ -101,6 +107,7 @@ package final class ResidentLanguageModel: ResidentModel {
     /// Returns a session; beyond `maxIdleSessions` unowned idle ones (and `maxOwnedSessions`
     /// owned ones) the oldest is freed.
     package func checkIn(_ slot: SessionSlot) {
+        let maxIdleSessions = maxIdleSessions
         let freed: [SessionSlot] = pool.withLock { p in
             p.idle.append(slot)
             var dropped: [SessionSlot] = []

@@ -92,8 +92,16 @@ package struct LoadTest: Sendable {
                     var failure: String?
                     var result = Streamed()
                     do {
+                        let reused = client != nil
                         if client == nil { client = try LoopbackClient(port: port) }
-                        (status, result) = try Self.stream(client!, body: body(i + clients * n), start: t0)
+                        do {
+                            (status, result) = try Self.stream(client!, body: body(i + clients * n), start: t0)
+                        } catch ServerError.connectionClosed where reused {
+                            // The server closed the kept-alive connection after the last reply
+                            // (llama-server does, after a stream): a client connects again.
+                            client = try LoopbackClient(port: port)
+                            (status, result) = try Self.stream(client!, body: body(i + clients * n), start: t0)
+                        }
                         n += 1
                         if status != 200 {
                             failure = "HTTP \(status): \(result.errorText.prefix(300))"

@@ -186,6 +186,8 @@ package final class ModelHost: Sendable {
         let budget = (try? blockingAwait { await residency.budget }) ?? Int.max / 2
         let limit = resident.sessionLimit(budget: budget, contextLength: contextLength)
         queue(for: id).limitRunning(to: limit)
+        // As many idle sessions as may run: a finished request's cache serves the next request.
+        resident.maxIdleSessions = max(resident.maxIdleSessions, min(limit, configuration.maxRunningPerModel))
         let kvBudget = max(0, budget - resident.mappedBytes - resident.heapBytes - resident.adapterBytes)
         textModels.withLock { $0[id] = ServedTextModel(resident, kvBudget: kvBudget) }
     }

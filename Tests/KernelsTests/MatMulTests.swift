@@ -47,6 +47,30 @@ func `linear matches the reference for one, five and nine tokens on 1, 2 and 3 t
     }
 }
 
+@Test(arguments: KernelTypes.all)
+func `a batched decode step's rows through the matrix-vector kernels match the reference`(type: GGMLType) {
+    // A step of continuous batching raises the GEMM threshold, so up to 23 tokens pass each block
+    // of weight rows through the matrix-vector kernels.
+    var rng = TestRandom(seed: 500 + UInt64(type.rawValue))
+    let cols = KernelTypes.cols(type, blocks: type.blockSize == 256 ? 2 : 3)
+    let rows = 70  // several L1 row blocks of these small rows, and a remainder past the four-row groups
+    let w = RandomBlocks.tensor(type, cols: cols, rows: rows, rng: &rng)
+    for n in [5, 9, 17] {
+        let x = rng.activations(n * cols)
+        let (ref, scale) = referenceLinear(w, x, n: n)
+        for threads in [1, 2] {
+            let mm = MatMul(threads: threads)
+            mm.minBytesPerTask = 1
+            mm.gemmFromRows = MatMul.decodeStepMatrixVectorRows
+            let out = run(mm, w, x, n: n)
+            for i in 0..<(n * rows) {
+                #expect(normalizedError(Double(out[i]), ref[i], scale: scale[i]) < referenceTolerance(type),
+                        "\(type) n=\(n) threads=\(threads) out[\(i)] = \(out[i]) vs \(ref[i])")
+            }
+        }
+    }
+}
+
 @Test(arguments: [GGMLType.q4_1, .q8_0, .q4_K, .q6_K, .q5_0, .f16])
 func `a prompt batch agrees with one matrix-vector product per token`(type: GGMLType) {
     var rng = TestRandom(seed: 300 + UInt64(type.rawValue))
