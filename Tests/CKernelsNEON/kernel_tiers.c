@@ -141,6 +141,40 @@ static void check_dots(tally *t) {
             free(w), free(a), free(x);
         }
     }
+#if defined(__x86_64__) || defined(__i386__)
+    // Four rows by two tokens (batched decode steps): every (row, token) against the scalar kernel.
+    if (t->tier == ODK_TIER_AVX2 || t->tier == ODK_TIER_AVX512) {
+        for (int ti = 0; ti < N_TYPES; ti++) {
+            const wtype *ty = &types[ti];
+            odk_dot4x2_fn fn42 = odk_avx2_kernel4x2(ty->type);
+            if (!fn42) continue;
+            t->kernels++;
+            odk_dot_fn scalar = odk_scalar_kernel(ty->type);
+            static const int64_t cols42[] = {32, 96, 1056};
+            for (int ci = 0; ci < 3; ci++) {
+                int64_t cols = cols42[ci];
+                size_t rb = row_bytes(ty, cols), ab = odk_activation_row_bytes(ty->type, cols);
+                uint8_t *w = malloc(4 * rb), *a = malloc(2 * ab);
+                float *x = malloc((size_t)cols * sizeof(float));
+                for (int extreme = 0; extreme < 2; extreme++) {
+                    for (int r = 0; r < 4; r++) fill_weights(ty, w + r * rb, cols, extreme, 0);
+                    for (int k = 0; k < 2; k++) {
+                        fill_activations(x, cols);
+                        odk_quantize_activations_scalar(ty->type, x, a + k * ab, cols);
+                    }
+                    float got[8], want[8];
+                    fn42(cols, w, rb, a, ab, got, got + 4);
+                    for (int k = 0; k < 2; k++)
+                        for (int r = 0; r < 4; r++) want[4 * k + r] = scalar(cols, w + r * rb, a + k * ab);
+                    char what[64];
+                    snprintf(what, sizeof what, "dot4x2 %s cols %lld%s", ty->name, (long long)cols, extreme ? " extreme" : "");
+                    record(t, what, got, want, 8, 0);
+                }
+                free(w), free(a), free(x);
+            }
+        }
+    }
+#endif
     // Two-by-two SMMLA kernels: every (row, token) of a pair against the scalar kernel.
     if (t->tier < ODK_TIER_I8MM) return;
     for (int ti = 0; ti < N_TYPES; ti++) {
