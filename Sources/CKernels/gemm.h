@@ -26,6 +26,11 @@ int odk_gemm_supports_avx512(int32_t type);
 size_t odk_gemm_panel_row_bytes_avx512(int64_t cols);
 size_t odk_gemm_scratch_bytes_avx512(int64_t cols);
 void odk_gemm_prepare_avx512(int32_t type, int64_t cols, const void *act, size_t act_row_bytes, int64_t n, void *panel);
+/// One weight row as the AVX-512 form's tile holds it: permuted codes u[padded cols], scale and
+/// min per 16-element group. `portable` 0: the vector decoder for whole 256-element pieces (x86
+/// only), 1: the portable decoder alone; both write the same bytes. Scratch: 3 * cols + 256 bytes.
+void odk_gemm_tile_row_avx512(int32_t type, const void *row, int64_t cols, uint8_t *u, float *sc, float *mn,
+                              void *scratch, int portable);
 void odk_gemm_rows_avx512(int32_t type, int64_t cols, const void *w, size_t w_row_bytes, int64_t row_begin,
                           int64_t row_end, const void *panel, int64_t n_tokens, float *out, int64_t out_stride,
                           void *scratch);

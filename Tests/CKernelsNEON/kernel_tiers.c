@@ -456,6 +456,50 @@ static int summarize(const tally *t, const char *what) {
     return t->failures;
 }
 
+/// The AVX-512 GEMM's vector tile decoder against its portable one: the same codes, scales and
+/// mins, byte for byte (NaN scales from random halves compare equal as NaN), for row lengths
+/// with every tail piece and for ordinary and extreme scales.
+static void check_gemm_tiles(tally *t) {
+#if defined(__x86_64__) || defined(__i386__)
+    if (t->tier != ODK_TIER_AVX512) return;
+    static const int64_t block_cols[] = {32, 64, 96, 160, 224, 576, 640, 896, 1056, 4864};
+    static const int64_t kquant_cols[] = {256, 512, 768, 1280, 2816};
+    for (int ti = 0; ti < N_TYPES; ti++) {
+        const wtype *ty = &types[ti];
+        if (!odk_gemm_supports_avx512(ty->type)) continue;
+        t->kernels++;
+        const int64_t *cols_list = ty->block == 32 ? block_cols : kquant_cols;
+        int n_cols = ty->block == 32 ? 10 : 5;
+        for (int ci = 0; ci < n_cols; ci++) {
+            int64_t cols = cols_list[ci], cp = (cols + 63) & ~(int64_t)63;
+            uint8_t *w = malloc(row_bytes(ty, cols)), *u[2] = {malloc(cp), malloc(cp)};
+            float *sc[2] = {malloc(cp / 16 * sizeof(float)), malloc(cp / 16 * sizeof(float))};
+            float *mn[2] = {malloc(cp / 16 * sizeof(float)), malloc(cp / 16 * sizeof(float))};
+            void *scratch = malloc(3 * cp + 256);
+            for (int kind = 0; kind < 2; kind++) {
+                fill_weights(ty, w, cols, kind == 1, 0);
+                for (int v = 0; v < 2; v++) {
+                    memset(u[v], 0xA5, cp);
+                    odk_gemm_tile_row_avx512(ty->type, w, cols, u[v], sc[v], mn[v], scratch, v);
+                }
+                t->cases++;
+                char what[64];
+                snprintf(what, sizeof what, "gemm tile %s cols %lld%s", ty->name, (long long)cols, kind ? " extreme" : "");
+                if (memcmp(u[0], u[1], cp)) fail(t, what, "codes differ");
+                for (int64_t g = 0; g < cp / 16; g++)
+                    if (!same_float(sc[0][g], sc[1][g]) || !same_float(mn[0][g], mn[1][g])) {
+                        fail(t, what, "a scale or min differs");
+                        break;
+                    }
+            }
+            free(w), free(u[0]), free(u[1]), free(sc[0]), free(sc[1]), free(mn[0]), free(mn[1]), free(scratch);
+        }
+    }
+#else
+    (void)t;
+#endif
+}
+
 int main(int argc, char **argv) {
     const char *expect = NULL;
     for (int i = 1; i < argc; i++) {
@@ -473,6 +517,7 @@ int main(int argc, char **argv) {
         check_quantizers(&t);
         check_vector_ops(&t);
         check_gemm(&t);
+        check_gemm_tiles(&t);
         failures += summarize(&t, "vs scalar");
     }
     tally d = {odk_kernel_tier(), odk_tier(), 0, 0, 0, 0};
