@@ -30,6 +30,14 @@ size_t odk_gemm_panel_row_bytes_avx2(int64_t cols) {
 // AVX-512 kernels for them are still held to scalar by the tier harness.
 static int gemm_avx512_for(int32_t t) { return odk_has_avx512() && t != T_Q4_1 && t != T_Q5_1; }
 
+int odk_gemm_decodes_fast(int32_t t) {
+    if (!gemm_avx512_for(t)) return 0;
+    switch (t) {
+    case T_Q4_0: case T_Q5_0: case T_Q8_0: case T_Q4_K: case T_Q5_K: case T_Q6_K: return 1;
+    default: return 0;
+    }
+}
+
 int odk_gemm_supports(int32_t t) {
     return gemm_avx512_for(t) ? odk_gemm_supports_avx512(t) : odk_gemm_supports_avx2(t);
 }

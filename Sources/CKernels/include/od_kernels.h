@@ -67,6 +67,9 @@ void odk_matmul_rows(int32_t weight_type, int64_t cols,
 /// odk_gemm_rows with its own scratch of odk_gemm_scratch_bytes(cols). Writes
 /// out[t * out_stride + r] for r in [row_begin, row_end), t in [0, n_tokens).
 int odk_gemm_supports(int32_t weight_type);
+/// 1 when the GEMM decodes this type's weight tiles with vectors (the AVX-512 form of Q4_0,
+/// Q5_0, Q8_0, Q4_K, Q5_K and Q6_K), so it beats the matrix-vector kernels from a few tokens.
+int odk_gemm_decodes_fast(int32_t weight_type);
 size_t odk_gemm_panel_row_bytes(int64_t cols);
 size_t odk_gemm_scratch_bytes(int64_t cols);
 void odk_gemm_prepare(int32_t weight_type, int64_t cols, const void *act, size_t act_row_bytes,
