@@ -185,9 +185,10 @@ package final class DecodeBatcher: @unchecked Sendable {
             tokens.append(contentsOf: request.tokens.prefix(count))
         }
         let scratch = step.parts[0].request.state
-        // A step of single tokens keeps to the matrix-vector kernels, which beat the GEMM on a few
-        // rows and compute each row as a pass of that token alone would (up to the kernels'
-        // four-row grouping). A step with a prompt chunk takes the prompt rule.
+        // A step of single tokens keeps to the matrix-vector kernels where they beat the GEMM on a
+        // few rows, computing each row as a pass of that token alone would (up to the kernels'
+        // four-row grouping); types whose GEMM tiles decode fast take the GEMM (MatMul). A step
+        // with a prompt chunk takes the prompt rule.
         let decodeOnly = step.parts.allSatisfy { $0.count == 1 }
         if decodeOnly { scratch.matmul.gemmFromRows = max(MatMul.gemmMinTokens, MatMul.decodeStepMatrixVectorRows) }
         defer { scratch.matmul.gemmFromRows = MatMul.gemmMinTokens }
