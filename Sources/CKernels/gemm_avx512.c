@@ -97,8 +97,8 @@ static size_t bytes_per_256(int32_t t) {
 }
 
 /// One weight row into the tile the portable way: permuted codes u[cp], scale and min per group
-/// (ng of each). Elements before `from` (a multiple of 256) are left alone: the vector decoder
-/// below has written them.
+/// (ng of each). Elements before `from` (where a block ends: a multiple of 64, or of 256 for the
+/// K-quants) are left alone: the vector decoder below has written them.
 static void decode_row_portable(int32_t t, const void *row, int64_t cols, int64_t cp, int64_t from, uint8_t *u,
                                 float *sc, float *mn, uint8_t *tmp_u, float *tmp_s8) {
     int64_t ng = cp / 16, g = 0;
@@ -112,8 +112,7 @@ static void decode_row_portable(int32_t t, const void *row, int64_t cols, int64_
             mn[2 * b] = mn[2 * b + 1] = -128 * d;
         }
     } else if (from < cols) {
-        // `from` ends a whole block (a multiple of 64, or of 256 for the K-quants), so the rest
-        // decodes on its own.
+        // Blocks are self-contained, so the rest decodes on its own.
         const char *rest = (const char *)row + (size_t)from * bytes_per_256(t) / 256;
         odk_gemm_decode_row(t, rest, cols - from, tmp_u + from, tmp_s8, tmp_mn);
         for (g = from / 16; g < cols / 16; g++) {
@@ -132,12 +131,16 @@ static void decode_row_portable(int32_t t, const void *row, int64_t cols, int64_
 
 #if defined(__x86_64__) || defined(__i386__)
 
+/// Four groups' codes in element order (lane l: group l) regrouped by dword: lane k holds dword
+/// k of groups 0..3.
+AVX512_INLINE __m512i by_dword(__m512i n) {
+    return _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), n);
+}
+
 /// Four registers of codes in element order (register q, 128-bit lane l: group 4q + l) into the
 /// permuted layout of one 256-element piece: register k holds dword k of groups 0..15.
 AVX512_INLINE void store_piece(__m512i n0, __m512i n1, __m512i n2, __m512i n3, uint8_t *u) {
-    const __m512i tr = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    __m512i m0 = _mm512_permutexvar_epi32(tr, n0), m1 = _mm512_permutexvar_epi32(tr, n1);
-    __m512i m2 = _mm512_permutexvar_epi32(tr, n2), m3 = _mm512_permutexvar_epi32(tr, n3);
+    __m512i m0 = by_dword(n0), m1 = by_dword(n1), m2 = by_dword(n2), m3 = by_dword(n3);
     __m512i t0 = _mm512_shuffle_i32x4(m0, m1, _MM_SHUFFLE(1, 0, 1, 0));
     __m512i t1 = _mm512_shuffle_i32x4(m2, m3, _MM_SHUFFLE(1, 0, 1, 0));
     __m512i t2 = _mm512_shuffle_i32x4(m0, m1, _MM_SHUFFLE(3, 2, 3, 2));
@@ -151,18 +154,14 @@ AVX512_INLINE void store_piece(__m512i n0, __m512i n1, __m512i n2, __m512i n3, u
 /// The same for the tail pieces: two registers (groups 0..7) into a 128-element piece, whose
 /// vectors are 32 bytes, or one (groups 0..3) into a 64-element piece of 16-byte vectors.
 AVX512_INLINE void store_piece128(__m512i n0, __m512i n1, uint8_t *u) {
-    const __m512i tr = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    __m512i m0 = _mm512_permutexvar_epi32(tr, n0), m1 = _mm512_permutexvar_epi32(tr, n1);
+    __m512i m0 = by_dword(n0), m1 = by_dword(n1);
     __m512i t0 = _mm512_shuffle_i32x4(m0, m1, _MM_SHUFFLE(1, 0, 1, 0));
     __m512i t2 = _mm512_shuffle_i32x4(m0, m1, _MM_SHUFFLE(3, 2, 3, 2));
     _mm512_storeu_si512(u, _mm512_shuffle_i32x4(t0, t0, _MM_SHUFFLE(3, 1, 2, 0)));
     _mm512_storeu_si512(u + 64, _mm512_shuffle_i32x4(t2, t2, _MM_SHUFFLE(3, 1, 2, 0)));
 }
 
-AVX512_INLINE void store_piece64(__m512i n0, uint8_t *u) {
-    const __m512i tr = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    _mm512_storeu_si512(u, _mm512_permutexvar_epi32(tr, n0));
-}
+AVX512_INLINE void store_piece64(__m512i n0, uint8_t *u) { _mm512_storeu_si512(u, by_dword(n0)); }
 
 /// Two 16-byte code runs, each repeated in two lanes: [a, a, b, b].
 AVX512_INLINE __m512i lanes_aabb(const uint8_t *a, const uint8_t *b) {
@@ -172,12 +171,12 @@ AVX512_INLINE __m512i lanes_aabb(const uint8_t *a, const uint8_t *b) {
     return _mm512_inserti32x4(x, _mm_loadu_si128((const __m128i *)b), 3);
 }
 
-/// Low nibbles in the lanes of `lo_lanes` (a 16-bit shift of 0 there), high nibbles elsewhere.
+/// Each byte's low nibble where `shift` holds 0 for its 16-bit word, its high nibble where 4.
 AVX512_INLINE __m512i nibbles(__m512i x, __m512i shift) {
     return _mm512_and_si512(_mm512_srlv_epi16(x, shift), _mm512_set1_epi8(0x0F));
 }
 
-/// Q4_0/Q5_0 (qh != 0) codes of blocks b and b + 1: groups 2b, 2b + 1, 2b + 2, 2b + 3.
+/// Q4_0 codes (Q5_0's with qh0/qh1) of blocks b and b + 1: groups 2b, 2b + 1, 2b + 2, 2b + 3.
 AVX512_INLINE __m512i legacy_pair(const uint8_t *qs0, const uint8_t *qs1, const uint8_t *qh0, const uint8_t *qh1) {
     const __m512i shift = _mm512_setr_epi64(0, 0, 0x0004000400040004, 0x0004000400040004,
                                             0, 0, 0x0004000400040004, 0x0004000400040004);
@@ -218,6 +217,9 @@ AVX512_FN static int64_t decode_row_vector(int32_t t, const void *row, int64_t c
         // Pieces of 256, then one of 128 and one of 64 at the end, as the layout cuts the padded
         // row; each register holds two blocks (four groups).
         int64_t e = 0, cp = padded(cols);
+        size_t bs = t == T_Q8_0 ? sizeof(blk_q8_0) : t == T_Q5_0 ? sizeof(blk_q5_0) : sizeof(blk_q4_0);
+        const __m512 offset = _mm512_set1_ps(t == T_Q8_0 ? -128.0f : t == T_Q5_0 ? -16.0f : -8.0f);
+        const __m512i twice = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
         for (;;) {
             int regs = cp - e >= 256 ? 4 : cp - e >= 128 ? 2 : 1;
             if (e + 64 * regs > cols) break;  // a piece with padding: the portable decoder's
@@ -227,12 +229,10 @@ AVX512_FN static int64_t decode_row_vector(int32_t t, const void *row, int64_t c
             else if (regs == 2) store_piece128(n[0], n[1], u + e);
             else store_piece64(n[0], u + e);
             // Scales of the 2 * regs blocks by F16C (exact, as h2f), each for its two groups.
-            size_t bs = t == T_Q8_0 ? sizeof(blk_q8_0) : t == T_Q5_0 ? sizeof(blk_q5_0) : sizeof(blk_q4_0);
             uint16_t h[8] = {0};
             for (int k = 0; k < 2 * regs; k++) memcpy(&h[k], (const char *)row + (e / QK + k) * bs, 2);
             __m512 d = _mm512_castps256_ps512(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)h)));
-            __m512 m = _mm512_mul_ps(d, _mm512_set1_ps(t == T_Q8_0 ? -128.0f : t == T_Q5_0 ? -16.0f : -8.0f));
-            const __m512i twice = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
+            __m512 m = _mm512_mul_ps(d, offset);
             __mmask16 keep = (__mmask16)((1u << (4 * regs)) - 1);
             _mm512_mask_storeu_ps(sc + e / 16, keep, _mm512_permutexvar_ps(twice, d));
             _mm512_mask_storeu_ps(mn + e / 16, keep, _mm512_permutexvar_ps(twice, m));
@@ -309,15 +309,6 @@ static void decode_row(int32_t t, const void *row, int64_t cols, int64_t cp, uin
                        uint8_t *tmp_u, float *tmp_s8) {
     int64_t done = decode_row_vector(t, row, cols, u, sc, mn);
     if (done < cp) decode_row_portable(t, row, cols, cp, done, u, sc, mn, tmp_u, tmp_s8);
-}
-
-void odk_gemm_tile_row_avx512(int32_t t, const void *row, int64_t cols, uint8_t *u, float *sc, float *mn,
-                              void *scratch, int portable) {
-    int64_t cp = padded(cols);
-    uint8_t *tmp_u = (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
-    float *tmp_s8 = (float *)(tmp_u + cp);
-    if (portable) decode_row_portable(t, row, cols, cp, 0, u, sc, mn, tmp_u, tmp_s8);
-    else decode_row(t, row, cols, cp, u, sc, mn, tmp_u, tmp_s8);
 }
 
 /// A 256-element piece (16 groups) of R rows x T tokens, into the zmm accumulators.
@@ -453,11 +444,17 @@ void odk_gemm_rows_avx512(int32_t type, int64_t cols, const void *w, size_t w_ro
     (void)panel; (void)n_tokens; (void)out; (void)out_stride; (void)scratch;
 }
 
+static void decode_row(int32_t t, const void *row, int64_t cols, int64_t cp, uint8_t *u, float *sc, float *mn,
+                       uint8_t *tmp_u, float *tmp_s8) {
+    decode_row_portable(t, row, cols, cp, 0, u, sc, mn, tmp_u, tmp_s8);
+}
+#endif
+
 void odk_gemm_tile_row_avx512(int32_t t, const void *row, int64_t cols, uint8_t *u, float *sc, float *mn,
                               void *scratch, int portable) {
     int64_t cp = padded(cols);
     uint8_t *tmp_u = (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
-    (void)portable;
-    decode_row_portable(t, row, cols, cp, 0, u, sc, mn, tmp_u, (float *)(tmp_u + cp));
+    float *tmp_s8 = (float *)(tmp_u + cp);
+    if (portable) decode_row_portable(t, row, cols, cp, 0, u, sc, mn, tmp_u, tmp_s8);
+    else decode_row(t, row, cols, cp, u, sc, mn, tmp_u, tmp_s8);
 }
-#endif
