@@ -40,10 +40,32 @@ package struct ProcessMemory: Sendable, Equatable {
     /// would then stay above what the cache charges. Looked up dynamically: other C libraries
     /// return memory on their own (and Darwin's RTLD_DEFAULT is not nil, so it stays off there).
     package static func returnFreedHeap() {
+        _ = pinnedHeapThreshold
         #if os(Linux) && !ONDEVICE_PORTABLE_CHECK
         guard let symbol = dlsym(nil, "malloc_trim") else { return }  // nil is glibc's RTLD_DEFAULT
         typealias Trim = @convention(c) (Int) -> Int32
         _ = unsafeBitCast(symbol, to: Trim.self)(0)
         #endif
     }
+
+    /// glibc serves a large allocation with its own mapping and unmaps it on free, but by default
+    /// it then raises that threshold to the freed size (up to 32 MiB), so the next model's
+    /// buffers of that size come from the thread arenas instead, where freed memory stays
+    /// fragmented and trimming cannot return it. Cycling three models under a budget, RSS then
+    /// crept 25-65 MiB above what the cache charged and broke the budget. A fixed threshold
+    /// (setting it turns the adjustment off) keeps every buffer of 1 MiB or more returnable.
+    /// A `MALLOC_MMAP_THRESHOLD_` in the environment is the user's choice and stays.
+    package static let heapMappingThreshold = 1 << 20
+
+    /// Pins the threshold once per process; true where it was set here.
+    package static let pinnedHeapThreshold: Bool = {
+        #if os(Linux) && !ONDEVICE_PORTABLE_CHECK
+        guard getenv("MALLOC_MMAP_THRESHOLD_") == nil, let symbol = dlsym(nil, "mallopt") else { return false }
+        typealias SetOption = @convention(c) (Int32, Int32) -> Int32
+        let mmapThreshold: Int32 = -3  // glibc's M_MMAP_THRESHOLD
+        return unsafeBitCast(symbol, to: SetOption.self)(mmapThreshold, Int32(heapMappingThreshold)) == 1
+        #else
+        return false
+        #endif
+    }()
 }

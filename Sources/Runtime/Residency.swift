@@ -34,6 +34,7 @@ package actor Residency {
         self.clock = clock
         self.events = events
         self.state = ResidencyState(budget: policy.budget(snapshot: memoryProbe.snapshot()))
+        _ = ProcessMemory.pinnedHeapThreshold
     }
 
     // MARK: Leases
