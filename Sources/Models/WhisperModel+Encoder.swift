@@ -90,14 +90,12 @@ extension WhisperModel {
     /// Bidirectional attention of every encoder position over all positions, one head at a
     /// time: S = Q·Kᵀ (1500 × 1500, 9 MB, which L3 holds), softmax(S/√d) by rows, O = S·V,
     /// both products through the packed GEMM, so each head's keys and values are packed once.
-    /// Heads are spread over the workers, each with its own S.
+    /// Heads are spread over the workers, each with its own S in the state.
     private func encoderSelfAttention(qkv: UnsafeMutablePointer<Float>, out: UnsafeMutablePointer<Float>, state: WhisperState) {
         let c = config, d = c.width, heads = c.encoderHeads, hd = d / heads, n = state.encodedPositions
         let scale = 1 / Float(hd).squareRoot()
         let workers = max(1, min(state.threads, heads))
-        let scores = UnsafeMutablePointer<Float>.allocate(capacity: workers * n * n)
-        defer { scores.deallocate() }
-        nonisolated(unsafe) let q = qkv, o = out, s = scores
+        nonisolated(unsafe) let q = qkv, o = out, s = state.encoderScores
         let body: @Sendable (Int) -> Void = { worker in
             let scratch = s + worker * n * n
             for head in stride(from: worker, to: heads, by: workers) {

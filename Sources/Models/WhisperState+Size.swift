@@ -10,14 +10,20 @@ extension WhisperState {
         return (selfKV + cross) * MemoryLayout<Float>.size
     }
 
-    /// Bytes of every buffer a state allocates (caches included).
-    package static func byteCount(config c: WhisperConfig, maxBeams: Int) -> Int {
+    /// Encoder attention workers a state made for `threads` threads holds scores for.
+    static func encoderScoreWorkers(config c: WhisperConfig, threads: Int) -> Int {
+        max(1, min(threads, c.encoderHeads))
+    }
+
+    /// Bytes of every buffer a state for `threads` threads allocates (caches included).
+    package static func byteCount(config c: WhisperConfig, maxBeams: Int, threads: Int) -> Int {
         let d = c.width, t = c.audioContext, ctx = c.textContext
         let encoder = 3 * t * d + max(t * 3 * d, 2 * t * d) + max(2 * t * c.melCount * 3, t * 3 * d, t * c.feedForwardWidth)
             + t * d  // encoderOutput
         let decoder = maxBeams * ctx * d + 3 * ctx * d + ctx * 3 * d + ctx * c.feedForwardWidth
         let scoreRows = max(c.encoderHeads, c.decoderHeads) * max(maxBeams, 8)
         let floats = encoder + decoder + scoreRows * max(t, ctx) + maxBeams * c.vocabularySize
+            + encoderScoreWorkers(config: c, threads: threads) * t * t
         return floats * MemoryLayout<Float>.size + cacheByteCount(config: c, maxBeams: maxBeams)
     }
 }

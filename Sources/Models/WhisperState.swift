@@ -40,6 +40,13 @@ package final class WhisperState {
     let scoreRows: Int
     /// Logits of the last step, one row per beam. (maxBeams, vocab)
     package let logits: UnsafeMutablePointer<Float>
+    /// The encoder's self-attention scores, one (audioContext, audioContext) matrix per worker
+    /// (9 MB each for a 30 s window). Allocated with the state so an op's working memory is the
+    /// state the runtime accounts for, not a transient allocation on top of it.
+    private(set) var encoderScores: UnsafeMutablePointer<Float>
+    /// Workers `encoderScores` has room for: one per thread, at most one per head. Grows when
+    /// the state is given more threads.
+    private(set) var encoderScoreWorkers: Int
 
     package init(config c: WhisperConfig, maxBeams: Int = 5, threads: Int) {
         precondition(maxBeams >= 1)
@@ -73,11 +80,13 @@ package final class WhisperState {
         scoreRows = max(c.encoderHeads, c.decoderHeads) * max(maxBeams, 8)
         scores = alloc(scoreRows * max(t, ctx))
         logits = alloc(maxBeams * c.vocabularySize)
+        encoderScoreWorkers = Self.encoderScoreWorkers(config: c, threads: threads)
+        encoderScores = alloc(encoderScoreWorkers * t * t)
     }
 
     deinit {
         for p in [encoderX, encoderH, encoderQKV, encoderAttn, encoderWide, encoderOutput, crossKV, crossKeysT, crossValues, selfKeys, selfValues,
-                  reorderScratch, x, h, qkv, attn, ffn, scores, logits] {
+                  reorderScratch, x, h, qkv, attn, ffn, scores, logits, encoderScores] {
             p.deallocate()
         }
     }
@@ -85,7 +94,22 @@ package final class WhisperState {
     /// Threads used by the kernels.
     package var threads: Int {
         get { matmul.threads }
-        set { matmul.threads = newValue }
+        set {
+            matmul.threads = newValue
+            let workers = Self.encoderScoreWorkers(config: config, threads: newValue)
+            guard workers > encoderScoreWorkers else { return }
+            let count = workers * config.audioContext * config.audioContext
+            let grown = UnsafeMutablePointer<Float>.allocate(capacity: count)
+            grown.initialize(repeating: 0, count: count)
+            encoderScores.deallocate()
+            encoderScores = grown
+            encoderScoreWorkers = workers
+        }
+    }
+
+    /// Bytes this state holds now (`byteCount` for the threads its encoder scores are sized for).
+    package var allocatedBytes: Int {
+        Self.byteCount(config: config, maxBeams: maxBeams, threads: encoderScoreWorkers)
     }
 
     /// Forgets the decoder cache (a new window or a new decoding pass over the same window).

@@ -38,11 +38,17 @@ package final class ResidentWhisperModel: ResidentModel {
     /// A transcriber for one op; give it back with `checkIn`.
     package func checkOut(threads: Int) -> TranscriberSlot {
         if let reused = pool.withLock({ $0.idle.popLast() }) {
+            // More threads than before grow the encoder's per-worker scores; the pool charges it.
             reused.transcriber.threads = threads
+            let bytes = reused.transcriber.stateBytes
+            if bytes != reused.stateBytes {
+                pool.withLock { $0.stateBytes += bytes - reused.stateBytes }
+                reused.stateBytes = bytes
+            }
             return reused
         }
-        let slot = TranscriberSlot(Transcriber(model: model, tokenizer: tokenizer, threads: threads),
-                                   stateBytes: WhisperState.byteCount(config: model.config, maxBeams: Self.stateBeams))
+        let transcriber = Transcriber(model: model, tokenizer: tokenizer, threads: threads)
+        let slot = TranscriberSlot(transcriber, stateBytes: transcriber.stateBytes)
         pool.withLock { p in
             p.live += 1
             p.stateBytes += slot.stateBytes
@@ -84,7 +90,8 @@ package final class ResidentWhisperModel: ResidentModel {
 /// time — the pool hands a slot to exactly one holder between `checkOut` and `checkIn`.
 package final class TranscriberSlot: @unchecked Sendable {
     package let transcriber: Transcriber
-    package let stateBytes: Int
+    /// What the pool charges for this slot's state.
+    package fileprivate(set) var stateBytes: Int
 
     init(_ transcriber: Transcriber, stateBytes: Int) {
         self.transcriber = transcriber

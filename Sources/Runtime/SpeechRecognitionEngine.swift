@@ -54,7 +54,7 @@ package struct WhisperLoader: ResidentModelLoading {
         do { config = try WhisperConfig(file: file) } catch { throw .load(modelId: modelId, reason: "\(error)") }
         let beams = ResidentWhisperModel.stateBeams
         let cache = WhisperState.cacheByteCount(config: config, maxBeams: beams)
-        let state = WhisperState.byteCount(config: config, maxBeams: beams)
+        let state = WhisperState.byteCount(config: config, maxBeams: beams, threads: threads)
         let positions = (config.audioContext + config.textContext) * config.width * MemoryLayout<Float>.size
         return MemoryEstimate(weightBytes: file.region.count, cacheBytes: cache,
                               scratchBytes: state - cache + positions + config.vocabularySize * Self.heapBytesPerToken)

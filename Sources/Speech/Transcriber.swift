@@ -52,6 +52,9 @@ package final class Transcriber {
         set { state.threads = max(1, newValue) }
     }
 
+    /// Bytes of the decoding state this transcriber holds.
+    package var stateBytes: Int { state.allocatedBytes }
+
     /// Transcribes `clip`, resampled to 16 kHz first when needed.
     package func transcribe(_ clip: AudioClip, options: TranscriptionOptions = TranscriptionOptions(),
                             isCancelled: () -> Bool = { false },
