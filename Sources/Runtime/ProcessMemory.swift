@@ -40,7 +40,6 @@ package struct ProcessMemory: Sendable, Equatable {
     /// would then stay above what the cache charges. Looked up dynamically: other C libraries
     /// return memory on their own (and Darwin's RTLD_DEFAULT is not nil, so it stays off there).
     package static func returnFreedHeap() {
-        _ = pinnedHeapThreshold
         #if os(Linux) && !ONDEVICE_PORTABLE_CHECK
         guard let symbol = dlsym(nil, "malloc_trim") else { return }  // nil is glibc's RTLD_DEFAULT
         typealias Trim = @convention(c) (Int) -> Int32
