@@ -3,8 +3,8 @@ import Platform
 import Testing
 import ModelStore
 
-/// The `.partial` file under both hashing paths: inline (SHA-NI) and the background thread
-/// (portable rounds), across resume, restart and the periodic writeback.
+/// The `.partial` file under both SHA-256 backends (SHA-NI and the portable rounds), hashed by
+/// reading the file back behind the writer, across resume, restart and the periodic writeback.
 struct PartialFileTests {
     static var backends: [SHA256.Backend] { SHA256.Backend.hardwareAvailable ? [.hardware, .portable] : [.portable] }
 
@@ -38,6 +38,20 @@ struct PartialFileTests {
         #expect(resumed.length == Int64(other.count))
         // +cut, +(rest), -(whole file) on restart, +other: the net is what the file now holds.
         #expect(progress.withLock { $0 } == Int64(other.count))
+    }
+
+    @Test(arguments: backends)
+    func `a restart while the hasher is reading back forgets what it read`(backend: SHA256.Backend) throws {
+        let path = NSTemporaryDirectory() + "/ondevice-partial-restart-\(getpid())-\(backend).partial"
+        defer { FileSystem.removeTree(path) }
+        let file = try PartialFile(path: path, backend: backend, onProgress: { _ in }, onDiskFull: { .insufficientStorage(needed: 0, free: 0) })
+        // Several read-back passes' worth, then a restart with no digest taken in between.
+        try append(sampleBytes(24 << 20, seed: 5)[...], to: file, chunk: 1 << 20)
+        try file.restart()
+        let kept = sampleBytes(3 << 20 + 5, seed: 6)
+        try append(kept[...], to: file, chunk: 300_001)
+        #expect(try file.finish() == SHA256.hex(of: kept, backend: .portable))
+        #expect(contents(path) == kept)
     }
 
     private func append(_ bytes: ArraySlice<UInt8>, to file: PartialFile, chunk: Int) throws {
