@@ -42,12 +42,12 @@ let package = Package(
         .target(name: "Photos", dependencies: ["Platform", "Imaging", "Models", "Runtime", "ModelStore"]),
         .target(name: "Models", dependencies: ["EngineSupport", "Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "ModelStore", dependencies: ["Platform", "CKernels"]),
-        .target(name: "Runtime", dependencies: ["Platform", "Kernels", "Speech", "TextGeneration", "StructuredOutput", "EngineSupport", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Phonemes"]),
+        .target(name: "Runtime", dependencies: ["Platform", "CKernels", "Kernels", "Speech", "TextGeneration", "StructuredOutput", "EngineSupport", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Phonemes"]),
         .target(name: "Retrieval", dependencies: ["Platform", "TextGeneration", "StructuredOutput", "EngineSupport", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
         .target(name: "OnDevice", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "EngineSupport", "Runtime", "Retrieval", "Audio", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Photos"]),
         .executableTarget(name: "ondevice", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Audio", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
-        .target(name: "Server", dependencies: ["Platform", "CKernels", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Models", "ModelStore", "Tokenizers", "Audio"]),
+        .target(name: "Server", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Models", "ModelStore", "Tokenizers", "Audio"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Platform", "OnDevice", "Runtime", "ModelStore", "Models", "Server", "TestSupport",
                                                             "TextGeneration", "Kernels", "EngineSupport"]),
         // The engine, split by concern (every door reaches text generation through TextCore):

@@ -1,6 +1,5 @@
 import Foundation
 import OnDevice
-import CKernels
 import Runtime
 
 /// `ondevice serve` as one object: the runtime, the model host, the API handler and the HTTP
@@ -18,13 +17,11 @@ package final class APIServer: Sendable {
         return try APIServer(runtime: runtime, configuration: configuration)
     }
 
-    /// Also makes freed large blocks go back to the system for the life of the process
-    /// (`od_return_large_freed_blocks`): a server's memory must stay flat over days of requests.
-    /// Left to glibc's moving threshold, a 16-client soak (`Benchmarks soak`) grew from 0.9 to
-    /// 1.6 GB in 5 minutes; with 128 KiB held it swings between the same bounds throughout.
+    /// The runtime's residency has pinned glibc's large-block threshold
+    /// (`ProcessMemory.pinnedHeapThreshold`), which keeps a server's memory flat over days of
+    /// requests (`Benchmarks soak`).
     package init(runtime: OnDeviceRuntime, configuration: ServerConfiguration) throws(ServerError) {
         try configuration.validate()
-        _ = od_return_large_freed_blocks(128 << 10)
         host = ModelHost(runtime: runtime, configuration: configuration)
         http = try HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits,
                               handler: OpenAIServer(host: host))

@@ -72,6 +72,19 @@ import TestSupport
         #expect(MemoryBudgetPolicy(fraction: 7).fraction == 1)
     }
 
+    /// Every residency pins glibc's large-block threshold so freed model buffers go back to the
+    /// system (`ProcessMemory.pinnedHeapThreshold`). The setting hides behind a C-library test in
+    /// CKernels' heap.c; under glibc it must take effect, or RSS would creep past the budget again
+    /// without a sign (its first version silently did nothing).
+    @Test func `a residency pins the heap's large-block threshold under glibc`() {
+        _ = Residency()
+        #if os(Linux)
+        #expect(ProcessMemory.pinnedHeapThreshold == (getenv("MALLOC_MMAP_THRESHOLD_") == nil))
+        #else
+        #expect(!ProcessMemory.pinnedHeapThreshold)
+        #endif
+    }
+
     @Test func `the real machine reports MemAvailable`() {
         #expect((LinuxMemoryProbe().snapshot().memAvailable ?? 0) > 0)
         #expect((ProcessMemory.current()?.peakResidentBytes ?? 0) > 0)
