@@ -106,6 +106,7 @@ package struct EmbedderLoader: ResidentModelLoading {
 /// page) less the pages of the weights repacked to int16 at load, which were released, the heap the load allocated (tokenizer, f32 vectors) measured as the growth of anonymous
 /// resident memory, and the exact bytes of the encoder scratch states the embedder holds idle.
 package final class ResidentEmbedder: ResidentModel {
+    package static var kind: ModelKind { .embedding }
     package let embedder: Embedder
     package let mappedBytes: Int
     package let heapBytes: Int

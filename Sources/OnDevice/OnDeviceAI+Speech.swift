@@ -57,13 +57,19 @@ extension OnDeviceAI {
 
     /// Regions of speech in a WAV file.
     public func detectSpeech(_ file: URL, options: SpeechDetectionOptions = SpeechDetectionOptions()) async throws -> [SpeechRegion] {
-        try await detectSpeech(try Self.readAudio(file), options: options)
+        try await speechActivity(try Self.readAudio(file), options: options).regions
     }
 
     /// Regions of speech in mono `samples` at `sampleRate` Hz.
     public func detectSpeech(samples: [Float], sampleRate: Int = 16_000,
                              options: SpeechDetectionOptions = SpeechDetectionOptions()) async throws -> [SpeechRegion] {
-        try await detectSpeech(AudioClip(samples: samples, sampleRate: sampleRate), options: options)
+        try await speechActivity(AudioClip(samples: samples, sampleRate: sampleRate), options: options).regions
+    }
+
+    /// The regions of speech in an audio file with each frame's speech probability and the
+    /// audio's length, for tools that show or tune the detector.
+    public func speechActivity(_ file: URL, options: SpeechDetectionOptions = SpeechDetectionOptions()) async throws -> SpeechActivity {
+        try await speechActivity(try Self.readAudio(file), options: options)
     }
 
     // MARK: Internals
@@ -91,16 +97,17 @@ extension OnDeviceAI {
         }
     }
 
-    private func detectSpeech(_ clip: AudioClip, options: SpeechDetectionOptions) async throws -> [SpeechRegion] {
+    private func speechActivity(_ clip: AudioClip, options: SpeechDetectionOptions) async throws -> SpeechActivity {
+        let samples: [Float]
+        do { samples = try clip.resampled(to: SpeechActivity.sampleRate).samples } catch { throw Self.mapped(SpeechError.audio(error)) }
         let lease = try await leaseModel(ResidentVoiceActivityModel.self, configuration.voiceActivityModel)
-        do {
-            let segments = try lease.model.detector(options: options.engineOptions).detect(clip)
-            await lease.release()
-            return segments.map { SpeechRegion(start: $0.startSeconds, end: $0.endSeconds) }
-        } catch {
-            await lease.release()
-            throw Self.mapped(error)
-        }
+        let engineOptions = options.engineOptions
+        let probabilities = lease.model.detector(options: engineOptions).probabilities(samples)
+        await lease.release()
+        let segments = SpeechTimestamps.segments(probabilities: probabilities, sampleCount: samples.count, options: engineOptions)
+        return SpeechActivity(regions: segments.map { SpeechRegion(start: $0.startSeconds, end: $0.endSeconds) },
+                              frameProbabilities: probabilities,
+                              duration: Double(samples.count) / Double(SpeechActivity.sampleRate))
     }
 
     private func leaseSpeech(vad: Bool) async throws -> SpeechLeases {

@@ -7,6 +7,18 @@ public struct SpeechAudio: Sendable, Equatable {
     public var sampleRate: Int
     public var metrics: SpeechMetrics
 
+    /// Audio assembled by the caller (a voice session's spoken chunks, say), to encode or save;
+    /// its metrics are empty.
+    public init(samples: [Float], sampleRate: Int) {
+        self.init(samples: samples, sampleRate: sampleRate, metrics: SpeechMetrics())
+    }
+
+    init(samples: [Float], sampleRate: Int, metrics: SpeechMetrics) {
+        self.samples = samples
+        self.sampleRate = sampleRate
+        self.metrics = metrics
+    }
+
     /// Length in seconds.
     public var duration: Double { Double(samples.count) / Double(max(1, sampleRate)) }
 }

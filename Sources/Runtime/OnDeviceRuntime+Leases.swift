@@ -6,11 +6,12 @@ import ModelStore
 extension OnDeviceRuntime {
     /// Leases catalog (or imported) model `modelId` as a `Model`: downloaded on first use, loaded
     /// by the engine for its kind on a cache miss, held until the lease is released. A path to a
-    /// Piper voice's `.onnx` (config beside it) is loaded where it lies.
+    /// model file or folder of `Model`'s kind (`InstalledModel.inPlace`) is loaded where it lies,
+    /// under its absolute path as id.
     package nonisolated func lease<Model: ResidentModel>(_ type: Model.Type, modelId: String, options: LoadOptions,
                                                           keepAlive: KeepAlive? = nil) async throws(RuntimeError) -> EngineLease<Model> {
         let inPlace: InstalledModel?
-        do { inPlace = try InstalledModel.inPlace(modelId) } catch { throw .store(error) }
+        do { inPlace = try InstalledModel.inPlace(modelId, kind: Model.kind) } catch { throw .store(error) }
         let installed = if let inPlace { inPlace } else { try await downloads.installed(modelId) }
         guard let engine = capabilities.engines.engine(for: installed.entry.kind) else {
             throw .noEngine(modelId: modelId, kind: installed.entry.kind)

@@ -1,3 +1,4 @@
+import ModelStore
 import Models
 import Platform
 import StructuredOutput
@@ -14,6 +15,7 @@ import TextGeneration
 ///   process's anonymous resident memory across `LanguageModel.init`;
 /// - the exact bytes every live session allocated (`DecoderState.byteCount`), idle or in use.
 package final class ResidentLanguageModel: ResidentModel {
+    package static var kind: ModelKind { .llm }
     package let model: LanguageModel
     /// Bytes of the file mapping.
     package let mappedBytes: Int

@@ -20,6 +20,8 @@ package struct MemoryEstimate: Sendable, Equatable, Codable {
 /// they arrive. The cache keeps one per model id and drops its reference to unload it; the model
 /// must free (unmap, deallocate) everything when the last reference goes.
 package protocol ResidentModel: AnyObject, Sendable {
+    /// The kind of model this type holds: what a file or folder given by path is loaded as.
+    static var kind: ModelKind { get }
     /// Bytes the model holds now, measured rather than estimated (see each type for how).
     var residentBytes: Int { get }
     /// Frees what no running op needs (idle per-session caches), keeping the model loaded.

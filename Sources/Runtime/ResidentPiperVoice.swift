@@ -1,3 +1,4 @@
+import ModelStore
 import Speech
 
 /// A Piper voice held by the residency cache: the synthesizer (voice network and phonemizer),
@@ -6,6 +7,7 @@ import Speech
 /// `residentBytes`: what the loaded network reports holding (its weights) plus the config's
 /// phoneme table, which is negligible beside it.
 package final class ResidentPiperVoice: ResidentModel {
+    package static var kind: ModelKind { .tts }
     package let synthesizer: SpeechSynthesizer
 
     package init(synthesizer: SpeechSynthesizer) { self.synthesizer = synthesizer }

@@ -1,3 +1,4 @@
+import ModelStore
 import Models
 import Platform
 import Speech
@@ -11,6 +12,7 @@ import Tokenizers
 /// touches every weight page), the heap the load allocated (position tables, tokenizer) measured
 /// as the growth of anonymous resident memory, and the exact bytes of every live state.
 package final class ResidentWhisperModel: ResidentModel {
+    package static var kind: ModelKind { .asr }
     /// Beams a `Transcriber` sizes its state for (`Transcriber.init` allocates 16, the most
     /// `TranscriptionOptions.beamSize` accepts).
     package static let stateBeams = 16

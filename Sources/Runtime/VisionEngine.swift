@@ -83,6 +83,7 @@ package struct EfficientNetLoader: ResidentModelLoading {
 /// once. `residentBytes` is the folded weights it holds (the checkpoint is unmapped after load)
 /// plus one image's activations.
 package final class ResidentVisionModel: ResidentModel {
+    package static var kind: ModelKind { .vision }
     package let model: EfficientNetLite0
 
     package init(model: EfficientNetLite0) { self.model = model }
@@ -132,6 +133,7 @@ package struct TFLiteNetworkLoader<Network: TFLiteNetwork>: ResidentModelLoading
 
 /// A MediaPipe network held by the residency cache: immutable, so any number of ops run it at once.
 package final class ResidentTFLiteNetwork<Network: TFLiteNetwork>: ResidentModel {
+    package static var kind: ModelKind { .vision }
     package let model: Network
 
     package init(model: Network) { self.model = model }
@@ -184,6 +186,7 @@ package struct ONNXGraphLoader: ResidentModelLoading {
 
 /// An ONNX network held by the residency cache: immutable, so any number of ops run it at once.
 package final class ResidentONNXGraph: ResidentModel {
+    package static var kind: ModelKind { .vision }
     package let graph: ONNXGraph
 
     package init(graph: ONNXGraph) { self.graph = graph }

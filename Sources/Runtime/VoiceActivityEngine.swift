@@ -63,6 +63,7 @@ package struct SileroVADLoader: ResidentModelLoading {
 /// `residentBytes`: the whole mapping (every frame touches all weights) plus the heap the load
 /// allocated, measured as the growth of anonymous resident memory, plus one detector's state.
 package final class ResidentVoiceActivityModel: ResidentModel {
+    package static var kind: ModelKind { .vad }
     package let model: SileroVADModel
     package let mappedBytes: Int
     package let heapBytes: Int

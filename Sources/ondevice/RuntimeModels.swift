@@ -16,23 +16,12 @@ enum RuntimeModels {
 
     /// A faster-whisper model: a catalog id, a model folder or its `model.bin`.
     static func whisper(_ argument: String, threads: Int, runtime: OnDeviceRuntime) async throws -> EngineLease<ResidentWhisperModel> {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
-            return try await runtime.lease(ResidentWhisperModel.self, modelId: argument, options: LoadOptions(threads: threads))
-        }
-        let folder = isDirectory.boolValue ? argument : (argument as NSString).deletingLastPathComponent
-        return try await runtime.residency.lease(ResidentWhisperModel.self,
-                                                 loader: WhisperLoader(modelId: folder, directory: folder, threads: threads))
+        try await runtime.lease(ResidentWhisperModel.self, modelId: argument, options: LoadOptions(threads: threads))
     }
 
     /// Silero VAD: a catalog id, the safetensors file or the folder holding it.
     static func voiceActivity(_ argument: String, runtime: OnDeviceRuntime) async throws -> EngineLease<ResidentVoiceActivityModel> {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
-            return try await runtime.lease(ResidentVoiceActivityModel.self, modelId: argument, options: LoadOptions())
-        }
-        let path = isDirectory.boolValue ? (argument as NSString).appendingPathComponent("silero_vad_16k.safetensors") : argument
-        return try await runtime.residency.lease(ResidentVoiceActivityModel.self, loader: SileroVADLoader(modelId: path, path: path))
+        try await runtime.lease(ResidentVoiceActivityModel.self, modelId: argument, options: LoadOptions())
     }
 
     /// An embedding model: a catalog id, a sentence-transformers folder or a nomic-bert `.gguf`.
@@ -47,10 +36,7 @@ enum RuntimeModels {
 
     /// An image model: a catalog id, or an EfficientNet-Lite0 checkpoint (`.pth`) by its path.
     static func vision(_ argument: String, runtime: OnDeviceRuntime) async throws -> EngineLease<ResidentVisionModel> {
-        guard FileManager.default.fileExists(atPath: argument) else {
-            return try await runtime.lease(ResidentVisionModel.self, modelId: argument, options: LoadOptions())
-        }
-        return try await runtime.residency.lease(ResidentVisionModel.self, loader: EfficientNetLoader(modelId: argument, path: argument))
+        try await runtime.lease(ResidentVisionModel.self, modelId: argument, options: LoadOptions())
     }
 
     /// Leases that last the whole command (an index keeps using its embedder until it exits).

@@ -1,36 +1,31 @@
-import Audio
 import Foundation
-import Runtime
-import Speech
+import OnDevice
 
 /// `ondevice vad FILE`: speech segments found by Silero VAD, as lines or one JSON object.
+/// `--model` takes a catalog id, the safetensors file or the folder holding it.
 enum VADCommand {
     static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["model", "threshold"], flags: ["json", "probabilities"])
         guard let file = a.positionals.first, a.positionals.count == 1 else { throw CLIError.missingArgument("FILE") }
-        let clip = try AudioFile.read(path: file)
-        var options = VADOptions()
+        var options = SpeechDetectionOptions()
         if let t = try a.float("threshold") {
             guard t > 0 && t < 1 else { throw CLIError.invalidValue(option: "--threshold", value: "\(t)", expected: "between 0 and 1") }
             options.threshold = t
         }
-        let runtime = try await RuntimeModels.runtime()
-        let lease = try await RuntimeModels.voiceActivity(a.string("model") ?? "silero-vad-v6", runtime: runtime)
-        let vad = lease.model.detector(options: options)
-        let samples = try clip.resampled(to: 16_000).samples
-        let probabilities = vad.probabilities(samples)
-        await lease.release()
-        let segments = SpeechTimestamps.segments(probabilities: probabilities, sampleCount: samples.count, options: options)
+        var configuration = OnDeviceAI.Configuration()
+        if let model = a.string("model") { configuration.voiceActivityModel = model }
+        let activity = try await OnDeviceAI(configuration: configuration).speechActivity(URL(fileURLWithPath: file), options: options)
         if a.has("json") {
+            let rate = Double(SpeechActivity.sampleRate)
             var object: [String: Any] = [
-                "duration": Double(samples.count) / 16_000,
-                "segments": segments.map { ["start": $0.startSeconds, "end": $0.endSeconds,
-                                            "start_sample": $0.start, "end_sample": $0.end] as [String: Any] },
+                "duration": activity.duration,
+                "segments": activity.regions.map { ["start": $0.start, "end": $0.end, "start_sample": Int(($0.start * rate).rounded()),
+                                                    "end_sample": Int(($0.end * rate).rounded())] as [String: Any] },
             ]
-            if a.has("probabilities") { object["probabilities"] = probabilities.map(Double.init) }
+            if a.has("probabilities") { object["probabilities"] = activity.frameProbabilities.map(Double.init) }
             try printJSON(object)
             return
         }
-        for s in segments { writeOut(String(format: "%.3f\t%.3f\n", s.startSeconds, s.endSeconds)) }
+        for s in activity.regions { writeOut(String(format: "%.3f\t%.3f\n", s.start, s.end)) }
     }
 }

@@ -1,4 +1,3 @@
-import Audio
 import Foundation
 import OnDevice
 
@@ -33,8 +32,9 @@ enum VoiceCommand {
             if a.has("json") { try printJSON(json(event)) } else { writeOut(line(event) + "\n") }
         }
         guard !reply.isEmpty else { throw CLIError.io(failure ?? "the session produced no spoken answer") }
-        do { try WAVFile.write(AudioClip(samples: reply, sampleRate: rate), to: output) } catch {
-            throw CLIError.invalidValue(option: "-o", value: output, expected: "a writable path (\(error))")
+        let bytes = try SpeechAudio(samples: reply, sampleRate: rate).encoded(as: .wav)
+        guard FileManager.default.createFile(atPath: output, contents: bytes) else {
+            throw CLIError.invalidValue(option: "-o", value: output, expected: "a writable path")
         }
         if !a.has("json") { writeOut("wrote \(output) (\(String(format: "%.2f", Double(reply.count) / Double(rate))) s)\n") }
     }

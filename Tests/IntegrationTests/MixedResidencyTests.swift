@@ -125,6 +125,7 @@ struct SizedLoader: ResidentModelLoading {
 }
 
 final class SizedModel: ResidentModel {
+    static var kind: ModelKind { .llm }
     let residentBytes: Int
     init(residentBytes: Int) { self.residentBytes = residentBytes }
 }

@@ -50,4 +50,31 @@ import TestSupport
         #expect(thinking < agent && agent < turn, "\(lines)")
         #expect(try WAVFile.read(path: reply).samples.count > 0)
     }
+
+    /// `ondevice vad` runs through the public API (`speechActivity`), so `--model` takes what the
+    /// runtime takes: the catalog id, the model's folder or its safetensors file, the last two
+    /// loaded where they lie. Each gives silero-vad's probabilities (the bound of
+    /// `SileroVADTests`) and its segments, in samples of the 16 kHz audio.
+    @Test func `vad takes the model by id, folder or file and matches silero-vad`() async throws {
+        let golden = try #require(try GoldenFiles.lines("vad/silero.jsonl").first { $0.string("clip") == "p01_piper_weather" })
+        let reference = try #require(golden["safetensors"] as? [String: Any])
+        let probabilities = reference.floats("probs")
+        let segments = try #require(reference["segments"] as? [[String: Any]])
+        let weights = try #require(TestModels.path("silero_vad_16k.safetensors"), "silero-vad-v6 not installed: run scripts/setup.sh all")
+        let audio = GoldenFiles.root.appendingPathComponent(golden.string("file")).path
+        for model in ["silero-vad-v6", (weights as NSString).deletingLastPathComponent, weights] {
+            let out = try await CLIRunner.run(["vad", audio, "--model", model, "--json", "--probabilities"])
+            #expect(out.status == 0, "\(model): \(out.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any], "\(model): \(out.stdout)")
+            let found = object.floats("probabilities")
+            #expect(found.count == probabilities.count && !found.isEmpty, "\(model)")
+            let worst = zip(found, probabilities).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst < 2e-4, "\(model): max abs difference \(worst)")
+            let spans = (object["segments"] as? [[String: Any]] ?? []).map { [$0["start_sample"] as? Int, $0["end_sample"] as? Int] }
+            #expect(spans == segments.map { [$0["start"] as? Int, $0["end"] as? Int] }, "\(model)")
+            #expect(abs((object["duration"] as? Double ?? 0) - Double(golden["n_samples"] as? Int ?? 0) / 16_000) < 1e-9)
+        }
+        let missing = try await CLIRunner.run(["vad", audio, "--model", "/nonexistent/silero.safetensors"])
+        #expect(missing.status != 0 && missing.stderr.contains("silero.safetensors"), "\(missing.stderr)")
+    }
 }

@@ -177,10 +177,17 @@ struct StoreBehaviourTests {
         #expect(model.entry.files.map(\.name) == ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json"])
         #expect(model.entry.files.map(\.sha256) == [SHA256.hex(of: [1, 2, 3]), SHA256.hex(of: Array("{}".utf8))])
         // Used where it lies: the same two files, nothing copied.
-        let inPlace = try #require(try InstalledModel.inPlace(source + "/en_US-joe-medium.onnx"))
+        let inPlace = try #require(try InstalledModel.inPlace(source + "/en_US-joe-medium.onnx", kind: .tts))
         #expect(inPlace.entry.kind == .tts && inPlace.directory == source)
         #expect(inPlace.filePaths == [source + "/en_US-joe-medium.onnx", source + "/en_US-joe-medium.onnx.json"])
-        #expect(try InstalledModel.inPlace(source + "/unrelated.txt") == nil)
+        #expect(try InstalledModel.inPlace(source + "/unrelated.txt", kind: .tts) == nil)
+        #expect(try InstalledModel.inPlace(source + "/absent.onnx", kind: .tts) == nil)
+        // A folder offers its files to the kind's engine, which picks what it reads.
+        let whole = try #require(try InstalledModel.inPlace(source, kind: .vision))
+        #expect(whole.entry.id == source && whole.directory == source && whole.entry.kind == .vision)
+        #expect(whole.entry.files.map(\.name) == ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json", "unrelated.txt"])
+        // Only a voice needs its config beside it: another kind's .onnx is the network alone.
+        #expect(try InstalledModel.inPlace(source + "/en_US-joe-medium.onnx", kind: .vision)?.entry.files.map(\.name) == ["en_US-joe-medium.onnx"])
         // The pinned voice takes its files from the folder and checks each against its digest.
         await #expect(throws: StoreError.self) {
             try await store.importModel(id: "piper-en_US-joe-medium", from: source + "/en_US-joe-medium.onnx")

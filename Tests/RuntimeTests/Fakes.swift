@@ -6,6 +6,7 @@ import Synchronization
 
 /// A model that only has a size: what the residency cache needs to decide.
 final class FakeModel: ResidentModel {
+    static var kind: ModelKind { .llm }
     let modelId: String
     private let bytes: Locked<Int>
     private let trims = Atomic<Int>(0)

@@ -197,7 +197,10 @@ import Testing
             func estimate() throws(RuntimeError) -> MemoryEstimate { MemoryEstimate(weightBytes: 1) }
             func load() async throws(RuntimeError) -> OtherModelBox { OtherModelBox() }
         }
-        final class OtherModelBox: ResidentModel { var residentBytes: Int { 1 } }
+        final class OtherModelBox: ResidentModel {
+            static var kind: ModelKind { .llm }
+            var residentBytes: Int { 1 }
+        }
         let r = residency(budget: 1000)
         let lease = try await r.lease(FakeLoader("a", bytes: 100))
         await #expect(throws: RuntimeError.self) { try await r.lease(OtherLoader()) }
