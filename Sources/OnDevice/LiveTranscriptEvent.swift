@@ -4,6 +4,19 @@ public enum LiveTranscriptEvent: Sendable, Equatable {
     case partial(String)
     /// Settled text, never revised, with its approximate time span in seconds.
     case final(String, start: Double, end: Double)
-    /// The last event: seconds of audio received and seconds spent transcribing.
-    case finished(audioSeconds: Double, computeSeconds: Double)
+    /// The last event: how the stream went.
+    case finished(LiveTranscriptMetrics)
+}
+
+/// How a live transcription went.
+public struct LiveTranscriptMetrics: Sendable, Equatable {
+    /// Seconds of audio received.
+    public var audioSeconds: Double
+    /// Seconds spent transcribing.
+    public var computeSeconds: Double
+    /// Whisper passes run (one per partial or settled update).
+    public var passes: Int
+    /// Seconds from a chunk's arrival to the partial text that covers it: the mean and the worst.
+    public var meanPartialLatency: Double
+    public var maxPartialLatency: Double
 }

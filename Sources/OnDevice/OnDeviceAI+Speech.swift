@@ -125,7 +125,9 @@ extension OnDeviceAI {
         switch event {
         case .partial(let text): continuation.yield(.partial(text))
         case let .final(text, start, end): continuation.yield(.final(text, start: start, end: end))
-        case .finished(let m): continuation.yield(.finished(audioSeconds: m.audioSeconds, computeSeconds: m.computeSeconds))
+        case .finished(let m):
+            continuation.yield(.finished(LiveTranscriptMetrics(audioSeconds: m.audioSeconds, computeSeconds: m.computeSeconds, passes: m.passes,
+                                                               meanPartialLatency: m.meanPartialLatency, maxPartialLatency: m.maxPartialLatency)))
         }
     }
 

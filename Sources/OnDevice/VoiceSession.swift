@@ -37,19 +37,34 @@ public final class VoiceSession: Sendable {
     /// The conversation so far (user and assistant messages of completed turns).
     public var history: [Message] { core.history }
 
-    /// A recorded file as the input of a session: 16 kHz mono chunks of `milliseconds`.
-    public static func audioChunks(of file: URL, milliseconds: Int = 100) throws -> AsyncStream<[Float]> {
+    /// A recorded file as the input of a session or a live transcription: 16 kHz mono chunks of
+    /// `milliseconds`, all at once, or with `realTime` one every `milliseconds` as a microphone
+    /// would deliver them.
+    public static func audioChunks(of file: URL, milliseconds: Int = 100, realTime: Bool = false) throws -> AsyncStream<[Float]> {
+        guard milliseconds > 0 else { throw OnDeviceError.invalidArgument("chunks of \(milliseconds) ms: expected a positive length") }
         let clip: AudioClip
         do { clip = try AudioFile.read(path: file.path).resampled(to: 16_000) } catch {
             throw OnDeviceError.invalidArgument("\(file.path): \(error)")
         }
-        let step = max(1, 16 * milliseconds)
+        let step = 16 * milliseconds
         let samples = clip.samples
-        return AsyncStream { continuation in
-            for start in stride(from: 0, to: samples.count, by: step) {
-                continuation.yield(Array(samples[start..<min(samples.count, start + step)]))
+        guard realTime else {
+            return AsyncStream { continuation in
+                for start in stride(from: 0, to: samples.count, by: step) {
+                    continuation.yield(Array(samples[start..<min(samples.count, start + step)]))
+                }
+                continuation.finish()
             }
-            continuation.finish()
+        }
+        return AsyncStream { continuation in
+            let feeder = Task {
+                for start in stride(from: 0, to: samples.count, by: step) {
+                    continuation.yield(Array(samples[start..<min(samples.count, start + step)]))
+                    do { try await Task.sleep(for: .milliseconds(milliseconds)) } catch { break }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in feeder.cancel() }
         }
     }
 }

@@ -10,12 +10,17 @@ package enum SubtitleFormat: Sendable {
 extension Transcription {
     /// Every segment as a cue, its text without Whisper's leading space.
     package func subtitles(_ format: SubtitleFormat) -> String {
+        Self.subtitles(cues: segments.map { (start: $0.start, end: $0.end, text: $0.text) }, format)
+    }
+
+    /// Cues in `format`: one writer for every transcript type (the public API's too).
+    package static func subtitles(cues: [(start: Double, end: Double, text: String)], _ format: SubtitleFormat) -> String {
         var out = format == .vtt ? "WEBVTT\n\n" : ""
-        for (i, s) in segments.enumerated() {
+        for (i, cue) in cues.enumerated() {
             if format == .srt { out += "\(i + 1)\n" }
             let comma = format == .srt
-            out += "\(Self.timestamp(s.start, comma: comma)) --> \(Self.timestamp(s.end, comma: comma))\n"
-            out += s.text.trimmingCharacters(in: .whitespaces) + "\n\n"
+            out += "\(timestamp(cue.start, comma: comma)) --> \(timestamp(cue.end, comma: comma))\n"
+            out += cue.text.trimmingCharacters(in: .whitespaces) + "\n\n"
         }
         return out
     }

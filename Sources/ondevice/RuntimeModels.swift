@@ -14,16 +14,6 @@ enum RuntimeModels {
         return try await OnDeviceRuntime.make(dependencies)
     }
 
-    /// A faster-whisper model: a catalog id, a model folder or its `model.bin`.
-    static func whisper(_ argument: String, threads: Int, runtime: OnDeviceRuntime) async throws -> EngineLease<ResidentWhisperModel> {
-        try await runtime.lease(ResidentWhisperModel.self, modelId: argument, options: LoadOptions(threads: threads))
-    }
-
-    /// Silero VAD: a catalog id, the safetensors file or the folder holding it.
-    static func voiceActivity(_ argument: String, runtime: OnDeviceRuntime) async throws -> EngineLease<ResidentVoiceActivityModel> {
-        try await runtime.lease(ResidentVoiceActivityModel.self, modelId: argument, options: LoadOptions())
-    }
-
     /// An embedding model: a catalog id, a sentence-transformers folder or a nomic-bert `.gguf`.
     static func embedder(_ argument: String, threads: Int?, runtime: OnDeviceRuntime) async throws -> EngineLease<ResidentEmbedder> {
         let threads = threads ?? ProcessInfo.processInfo.activeProcessorCount

@@ -1,32 +1,13 @@
-import Audio
 import Foundation
-import Speech
+import OnDevice
 
-/// `ondevice transcribe --stream`: plays the file into live transcription in real time (one
-/// chunk every `chunkMilliseconds`, as a microphone would deliver it) and prints partial text
-/// (rewritten in place on a terminal) and final text; `--json` prints one JSON object per event.
+/// `ondevice transcribe --stream`: prints a live transcription's partial text (rewritten in
+/// place on a terminal) and final text as it comes; `--json` prints one JSON object per event.
 enum StreamTranscription {
-    static func run(transcriber: Transcriber, clip: AudioClip, options: TranscriptionOptions, gate: VoiceActivityDetector?,
-                    chunkMilliseconds: Int, realTime: Bool, json: Bool) async throws {
-        guard chunkMilliseconds > 0 else { throw CLIError.invalidValue(option: "--chunk-ms", value: "\(chunkMilliseconds)", expected: "positive") }
-        let samples = try clip.resampled(to: 16_000).samples
-        var streamOptions = options
-        streamOptions.temperatures = [0]
-        let streaming = StreamingTranscriber(transcriber: transcriber, options: streamOptions, gate: gate)
-        let chunk = 16 * chunkMilliseconds
-        let (audio, feeder) = AsyncStream<[Float]>.makeStream()
-        let producer = Task {
-            var i = 0
-            while i < samples.count {
-                feeder.yield(Array(samples[i..<min(i + chunk, samples.count)]))
-                i += chunk
-                if realTime { try? await Task.sleep(for: .milliseconds(chunkMilliseconds)) }
-            }
-            feeder.finish()
-        }
+    static func run(_ events: AsyncThrowingStream<LiveTranscriptEvent, Error>, json: Bool) async throws {
         let tty = isatty(STDOUT_FILENO) != 0 && !json
         var shownPartial = false
-        for try await event in transcribeStream(streaming, audio: audio) {
+        for try await event in events {
             switch event {
             case .partial(let text):
                 if json { try printJSON(["type": "partial", "text": text]) } else if tty {
@@ -56,6 +37,5 @@ enum StreamTranscription {
                 }
             }
         }
-        producer.cancel()
     }
 }

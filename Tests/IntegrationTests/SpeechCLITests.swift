@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import ModelStore
 import Testing
 import TestSupport
 
@@ -76,5 +77,40 @@ import TestSupport
         }
         let missing = try await CLIRunner.run(["vad", audio, "--model", "/nonexistent/silero.safetensors"])
         #expect(missing.status != 0 && missing.stderr.contains("silero.safetensors"), "\(missing.stderr)")
+    }
+
+    /// `ondevice transcribe` runs through the public API (`transcribe`, `transcribeStream`): its
+    /// JSON is faster-whisper's fields for every segment (the golden tiny.en greedy reference,
+    /// tokens exact), the model may be a folder path, subtitles come from the public transcript,
+    /// and a live stream settles on the same words and reports its passes.
+    @Test func `transcribe gives faster-whisper's segments through the public API, by id or folder`() async throws {
+        let golden = try #require(try GoldenFiles.lines("asr/whisper-tiny-en.jsonl").first { $0.string("clip") == "p01_piper_weather" })
+        let reference = try #require((golden["segments"] as? [[String: Any]])?.first)
+        let entry = try Catalog().entry(for: .transcribe)
+        #expect(entry.id == "whisper-tiny.en-ct2")
+        let folder = try #require(InstalledModels.directory(of: entry), "\(entry.id) not installed: run scripts/setup.sh all")
+        let audio = GoldenFiles.root.appendingPathComponent(golden.string("file")).path
+        for model in [entry.id, folder] {
+            let out = try await CLIRunner.run(["transcribe", audio, "--model", model, "--greedy", "--json", "--threads", "2"])
+            #expect(out.status == 0, "\(model): \(out.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any], "\(out.stdout)")
+            #expect(object.string("text") == golden.string("text"), "\(model)")
+            let segment = try #require((object["segments"] as? [[String: Any]])?.first)
+            #expect(segment.ints("tokens") == reference.ints("tokens") && !segment.ints("tokens").isEmpty, "\(model)")
+            #expect(segment["id"] as? Int == 1 && segment["seek"] as? Int == 0 && segment["temperature"] as? Double == 0)
+            for key in ["avg_logprob", "compression_ratio", "no_speech_prob", "start", "end"] {
+                let found = try #require(segment[key] as? Double, "\(key)"), expected = try #require(reference[key] as? Double, "\(key)")
+                #expect(abs(found - expected) < 0.01, "\(key): \(found) vs \(expected)")
+            }
+        }
+        let srt = try await CLIRunner.run(["transcribe", audio, "--greedy", "--srt"])
+        #expect(srt.stdout == "1\n00:00:00,000 --> 00:00:04,080\n\(golden.string("text"))\n\n", "\(srt.stdout)")
+        let live = try await CLIRunner.run(["transcribe", audio, "--stream", "--fast", "--json"])
+        #expect(live.status == 0, "\(live.stderr)")
+        let events = live.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let finals = events.filter { $0.string("type") == "final" }.map { $0.string("text") }.joined()
+        #expect(finals.trimmingCharacters(in: .whitespaces) == golden.string("text"), "\(finals)")
+        let finished = try #require(events.last)
+        #expect(finished.string("type") == "finished" && (finished["passes"] as? Int ?? 0) > 0, "\(finished)")
     }
 }

@@ -90,7 +90,7 @@ import TestSupport
         for try await event in ai.transcribeStream(audio) {
             switch event {
             case .final(let text, _, _): finals.append(text)
-            case .finished(let audioSeconds, _): finished = abs(audioSeconds - Double(samples.count) / 16_000) < 1e-9
+            case .finished(let metrics): finished = abs(metrics.audioSeconds - Double(samples.count) / 16_000) < 1e-9 && metrics.passes > 0
             case .partial: break
             }
         }
