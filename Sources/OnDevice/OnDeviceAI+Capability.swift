@@ -5,7 +5,7 @@ extension Capability {
     /// An operation an app can ask about before calling it (nested, so it never meets
     /// Foundation's `Operation`).
     public enum Operation: String, Sendable, Equatable, CaseIterable {
-        case generate, chat, summarize, translate, proofread, transcribe, detectSpeech, embed, search, speak, detectFaces
+        case generate, chat, summarize, translate, proofread, transcribe, detectSpeech, embed, search, speak, detectFaces, classify
 
         var op: Op {
             switch self {
@@ -20,6 +20,7 @@ extension Capability {
             case .search: .search
             case .speak: .speak
             case .detectFaces: .faces
+            case .classify: .classify
             }
         }
     }
@@ -70,6 +71,8 @@ extension OnDeviceAI {
             case .speak:
                 report = try await runtime.capabilities.capability(modelId: configuration.speechVoice,
                                                                    options: LoadOptions(threads: modelThreads), op: .speak)
+            case .classify:
+                report = try await runtime.capabilities.capability(modelId: configuration.imageModel, options: LoadOptions(), op: .classify)
             case .embed, .search:
                 report = try await runtime.capabilities.capability(modelId: configuration.embeddingModel,
                                                                    options: LoadOptions(threads: modelThreads), op: operation.op)

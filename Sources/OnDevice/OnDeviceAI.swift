@@ -32,6 +32,8 @@ public final class OnDeviceAI: Sendable {
         public var speechVoice: String = Op.speak.defaultModelId
         /// The embedding model of `embed` (`all-minilm-l6-v2`, `nomic-embed-text-v1.5-f16`).
         public var embeddingModel: String = Op.embed.defaultModelId
+        /// The image classifier of `classify` (`efficientnet-lite0`, or a `.pth` checkpoint's path).
+        public var imageModel: String = Op.classify.defaultModelId
         /// Model store root; nil uses `ONDEVICE_HOME`, else the XDG data directory.
         public var storeRoot: String?
         /// Base URL of the Hugging Face hub (or a mirror) that downloads use; nil reads

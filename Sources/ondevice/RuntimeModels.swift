@@ -24,11 +24,6 @@ enum RuntimeModels {
                                                  loader: EmbedderLoader(modelId: argument, path: argument, revision: nil, identityId: nil, threads: threads))
     }
 
-    /// An image model: a catalog id, or an EfficientNet-Lite0 checkpoint (`.pth`) by its path.
-    static func vision(_ argument: String, runtime: OnDeviceRuntime) async throws -> EngineLease<ResidentVisionModel> {
-        try await runtime.lease(ResidentVisionModel.self, modelId: argument, options: LoadOptions())
-    }
-
     /// Leases that last the whole command (an index keeps using its embedder until it exits).
     static let held = Locked<[EngineLease<ResidentEmbedder>]>([])
 }

@@ -4,6 +4,30 @@ import Testing
 
 /// `ondevice photos cull` end to end: one JSON object, bursts ranked, bad files reported.
 @Suite struct PhotosCLITests {
+    /// `ondevice classify` runs through the public API (`classify`), the model by catalog id or by
+    /// its `.pth` path; both give torch's top five for the golden cat within the golden
+    /// EfficientNet test's logit bound (1e-4), and `capability classify` sees the same model.
+    @Test func `classify gives the golden top five by id or checkpoint path`() async throws {
+        let record = try #require(try GoldenFiles.lines("vision/features.jsonl").first { $0.string("file") == "burst/pb01.jpg" })
+        let expected = try #require(record["top5"] as? [[String: Any]])
+        let checkpoint = try #require(TestModels.path("efficientnet-lite0-57934424.pth"), "efficientnet-lite0 not installed: run scripts/setup.sh all")
+        let image = GoldenFiles.root.appendingPathComponent("vision/burst/pb01.jpg").path
+        for model in ["efficientnet-lite0", checkpoint] {
+            let out = try await CLIRunner.run(["classify", image, "--model", model, "--json"])
+            #expect(out.status == 0, "\(model): \(out.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any], "\(out.stdout)")
+            let top = try #require(object["top5"] as? [[String: Any]])
+            #expect(top.map { $0["id"] as? Int } == expected.map { $0["id"] as? Int }, "\(model): \(top)")
+            for (found, want) in zip(top, expected) {
+                let difference = abs((found["logit"] as? Double ?? .nan) - (want["logit"] as? Double ?? 0))
+                #expect(difference <= 1e-4, "\(model): logit of \(want["label"] ?? "") off by \(difference)")
+            }
+            #expect(object.string("model") == model)
+        }
+        let capability = try await CLIRunner.run(["capability", "classify", "--json"])
+        #expect(capability.status == 0 && capability.stdout.contains("\"ready\""), "\(capability.stdout) \(capability.stderr)")
+    }
+
     @Test func `photos cull --json groups the burst, picks the sharpest and skips a bad file`() async throws {
         let folder = try TemporaryDirectory(), cache = try TemporaryDirectory()
         let burst = GoldenFiles.root.appendingPathComponent("vision/burst")

@@ -20,14 +20,47 @@ package struct PhotoLabeller: Sendable {
 
     /// The labels of `image`, most likely first.
     package func labels(for image: RGBImage, threads: Int) -> [String] {
-        let (_, logits) = model.run(input: EfficientNetPreprocessing.input(from: image), threads: threads)
+        Self.classes(model: model, image: image, threads: threads).ranked
+            .filter { $0.probability >= minimumProbability }
+            .prefix(limit)
+            .map(\.name)
+    }
+
+    /// Every ImageNet class of `image`, most likely first, with the network's own time (the
+    /// preprocessing before it not counted): the one classification `classify` and the labeller
+    /// share.
+    package static func classes(model: EfficientNetLite0, image: RGBImage, threads: Int) -> ImageClasses {
+        let input = EfficientNetPreprocessing.input(from: image)
+        let start = ContinuousClock.now
+        let (_, logits) = model.run(input: input, threads: threads)
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
         let peak = Double(logits.max() ?? 0)
         let exps = logits.map { Foundation.exp(Double($0) - peak) }
         let total = exps.reduce(0, +)
-        return exps.indices
-            .filter { exps[$0] / total >= minimumProbability }
-            .sorted { exps[$0] > exps[$1] }
-            .prefix(limit)
-            .map { ImageNetLabels.names[$0] }
+        let ranked = logits.indices.sorted { logits[$0] > logits[$1] }.map {
+            ImageClass(index: $0, name: ImageNetLabels.names[$0], logit: logits[$0], probability: exps[$0] / total)
+        }
+        return ImageClasses(ranked: ranked, networkSeconds: seconds)
     }
+
+    /// `classes` of the image file at `path`.
+    package static func classes(model: EfficientNetLite0, fileAt path: String, threads: Int) throws(PhotosError) -> ImageClasses {
+        let image: RGBImage
+        do { image = try ImageDecoder().decode(fileAt: path).image } catch { throw .image(error) }
+        return classes(model: model, image: image, threads: threads)
+    }
+}
+
+/// One ImageNet class and how likely the image shows it.
+package struct ImageClass: Sendable, Equatable {
+    package var index: Int
+    package var name: String
+    package var logit: Float
+    package var probability: Double
+}
+
+/// An image's classes, most likely first, and the seconds the network ran.
+package struct ImageClasses: Sendable, Equatable {
+    package var ranked: [ImageClass]
+    package var networkSeconds: Double
 }

@@ -1,0 +1,60 @@
+import Foundation
+import ModelStore
+import Photos
+import Runtime
+
+/// One ImageNet class an image may show.
+public struct ImageLabel: Sendable, Equatable {
+    /// The class's ImageNet name ("tabby, tabby cat").
+    public let name: String
+    /// Its index among ImageNet's 1,000 classes.
+    public let classIndex: Int
+    /// Softmax over every class, 0...1.
+    public let probability: Double
+    /// The network's raw score.
+    public let logit: Float
+}
+
+/// What an image classifier found.
+public struct ImageClassification: Sendable, Equatable {
+    /// The most likely classes, most likely first.
+    public let labels: [ImageLabel]
+    /// The classifier's catalog id (or path).
+    public let model: String
+    /// Seconds the network ran, decoding and resizing the image not counted.
+    public let networkSeconds: Double
+}
+
+extension OnDeviceAI {
+    /// The `count` ImageNet classes the photo at `image` most likely shows, from EfficientNet-Lite0
+    /// (`imageModel`, leased from the runtime, downloaded on first use): the network behind the
+    /// photo library's neural similarity and its labels.
+    ///
+    /// ```swift
+    /// let top = try await ai.classify(URL(fileURLWithPath: "cat.jpg"), count: 3)
+    /// print(top.labels.map(\.name))
+    /// ```
+    public func classify(_ image: URL, count: Int = 5) async throws -> ImageClassification {
+        guard count > 0 else { throw OnDeviceError.invalidArgument("count \(count): expected at least 1") }
+        let modelId = configuration.imageModel
+        let lease = try await leaseModel(ResidentVisionModel.self, modelId)
+        let model = lease.model.model, threads = modelThreads, path = image.path
+        let classes: ImageClasses
+        do {
+            classes = try await PhotoLibrary.offPool { try PhotoLabeller.classes(model: model, fileAt: path, threads: threads) }
+        } catch let error as PhotosError {
+            await lease.release()
+            var failure = OnDeviceError(code: .invalidArgument, message: error.description, cause: error)
+            failure.path = path
+            throw failure
+        } catch {
+            await lease.release()
+            throw OnDeviceError.engine("\(error)")
+        }
+        await lease.release()
+        let labels = classes.ranked.prefix(count).map {
+            ImageLabel(name: $0.name, classIndex: $0.index, probability: $0.probability, logit: $0.logit)
+        }
+        return ImageClassification(labels: labels, model: modelId, networkSeconds: classes.networkSeconds)
+    }
+}
