@@ -18,14 +18,19 @@ package struct EmbeddingEngine: ModelEngine {
     }
 
     package func typedLoader(for entry: CatalogEntry, in directory: String, options: LoadOptions) throws(RuntimeError) -> EmbedderLoader {
+        // A model given by path (used where it lies) stamps its vectors with the name of its
+        // folder or file, as `Embedder.load` names it, not with the absolute path that is its id
+        // in the cache: an index keeps its backend when the folder moves.
+        let identityId: String? = if case .local(let path) = entry.source, path == entry.id { nil } else { entry.id }
         if let gguf = entry.files.first(where: { $0.name.hasSuffix(".gguf") }) {
-            return EmbedderLoader(modelId: entry.id, path: directory + "/" + gguf.name, revision: gguf.sha256, identityId: entry.id, threads: options.threads)
+            return EmbedderLoader(modelId: entry.id, path: directory + "/" + gguf.name, revision: gguf.sha256, identityId: identityId,
+                                  threads: options.threads)
         }
         guard let weights = entry.files.first(where: { $0.name.hasSuffix("model.safetensors") }) else {
             throw .load(modelId: entry.id, reason: "neither a .gguf nor a model.safetensors among \(entry.files.map(\.name))")
         }
         let folder = ((directory + "/" + weights.name) as NSString).deletingLastPathComponent
-        return EmbedderLoader(modelId: entry.id, path: folder, revision: weights.sha256, identityId: entry.id, threads: options.threads)
+        return EmbedderLoader(modelId: entry.id, path: folder, revision: weights.sha256, identityId: identityId, threads: options.threads)
     }
 }
 

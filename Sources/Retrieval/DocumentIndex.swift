@@ -59,6 +59,17 @@ package actor DocumentIndex {
         self.embedder = embedder
     }
 
+    /// Runs `body` with `embedder` behind the index and puts the previous one back, in one turn
+    /// of the actor: an owner that leases the model per operation (the public API) never leaves
+    /// a released model in the index, and two operations never see each other's.
+    package func using<T: Sendable>(_ embedder: Embedder?,
+                                    _ body: @Sendable (isolated DocumentIndex) throws(RetrievalError) -> T) throws(RetrievalError) -> T {
+        let previous = self.embedder
+        self.embedder = embedder
+        defer { self.embedder = previous }
+        return try body(self)
+    }
+
     /// What `search` will do: semantic with the embedder's backend, or lexical and why.
     package var capability: SearchCapability {
         guard let embedder else { return .lexical(reason: "no embedding model is available") }

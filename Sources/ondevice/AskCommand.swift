@@ -9,7 +9,7 @@ enum AskCommand {
         guard a.positionals.count == 1 else {
             throw a.positionals.isEmpty ? CLIError.missingArgument("QUESTION") : CLIError.io("expected one QUESTION argument (quote it)")
         }
-        let index = try IndexCommand.open(a, readOnly: true)
+        let index = try EmbeddingModels.openIndex(a, readOnly: true)
         await index.use(try await EmbeddingModels.forIndex(a, index: index))
         let llm = try LanguageModel(path: try await ModelLocator.path(for: a.string("llm") ?? "smollm2-135m-instruct-q4_1"))
         var options = RAGOptions()

@@ -52,6 +52,17 @@ enum EmbeddingModels {
         }
     }
 
+    /// The index `ask` grounds its answers in (`--index`, `--chunk-tokens`, `--overlap`,
+    /// `--threads`), opened directly until RAG is in the public API.
+    static func openIndex(_ a: Arguments, readOnly: Bool) throws -> DocumentIndex {
+        var options = IndexOptions()
+        options.chunking.tokens = try a.int("chunk-tokens") ?? options.chunking.tokens
+        options.chunking.overlap = try a.int("overlap") ?? min(options.chunking.overlap, options.chunking.tokens / 4)
+        options.threads = try a.int("threads")
+        options.approximateThreshold = .max  // one query per process: the exact scan is cheaper than building HNSW
+        return try DocumentIndex(directory: indexDirectory(a), embedder: nil, options: options, readOnly: readOnly, onEvent: report)
+    }
+
     /// `--index DIR`, else `$ONDEVICE_INDEX`, else `$XDG_DATA_HOME/ondevice/index`, else
     /// `~/.local/share/ondevice/index`.
     static func indexDirectory(_ a: Arguments) -> String {

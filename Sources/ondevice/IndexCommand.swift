@@ -1,59 +1,62 @@
 import Foundation
-import Retrieval
+import OnDevice
 
-/// `ondevice index add|remove|list|reembed|compact`: the document index behind `search` and
-/// `ask`.
+/// `ondevice index add|remove|list|reembed|compact`: the document library behind `search` and
+/// `ask`, through the public API (`DocumentLibrary`).
 enum IndexCommand {
     static let valued: Set<String> = ["index", "model", "threads", "chunk-tokens", "overlap"]
 
     static func run(_ args: ArraySlice<String>) async throws {
         guard let sub = args.first else { throw CLIError.missingArgument("index subcommand (add, remove, list, reembed, compact)") }
         let a = try Arguments(args.dropFirst(), options: valued, flags: ["lexical", "json"])
-        let index = try open(a, readOnly: sub == "list")
+        guard ["add", "remove", "list", "reembed", "compact"].contains(sub) else { throw CLIError.unknownCommand("index \(sub)") }
+        let library = try await open(a, readOnly: sub == "list")
         switch sub {
         case "add":
             guard !a.positionals.isEmpty else { throw CLIError.missingArgument("PATH...") }
-            await index.use(try await EmbeddingModels.forIndex(a, index: index))
-            try await add(a.positionals, to: index)
+            try await add(a.positionals, to: library)
         case "remove":
             guard !a.positionals.isEmpty else { throw CLIError.missingArgument("ID...") }
-            try await index.remove(a.positionals)
+            try await library.remove(a.positionals)
         case "list":
-            for id in await index.documentIds {
-                let chunks = await index.chunks(of: id).count
-                if a.has("json") { try printJSON(["id": id, "chunks": chunks]) } else { print("\(id)\t\(chunks) chunks") }
+            let documents = await library.documents()
+            for document in documents {
+                if a.has("json") { try printJSON(["id": document.id, "chunks": document.passages]) } else { print("\(document.id)\t\(document.passages) chunks") }
             }
-            let backend = await index.backend.map(\.description) ?? "none (lexical only)"
-            if !a.has("json") { print("\(await index.documentCount) documents, \(await index.chunkCount) chunks; vectors: \(backend)") }
+            let backend = await library.vectorModel ?? "none (lexical only)"
+            if !a.has("json") { print("\(documents.count) documents, \(await library.passageCount) chunks; vectors: \(backend)") }
         case "reembed":
-            guard let embedder = try await EmbeddingModels.forIndex(a, index: index) else { throw RetrievalError.noEmbeddingModel }
-            await index.use(embedder)
-            try await index.reembed()
-            print("re-embedded \(await index.chunkCount) chunks with \(embedder.identity)")
-        case "compact":
-            try await index.compact()
+            let backend = try await library.reembed()
+            print("re-embedded \(await library.passageCount) chunks with \(backend)")
         default:
-            throw CLIError.unknownCommand("index \(sub)")
+            try await library.compact()
         }
     }
 
-    static func open(_ a: Arguments, readOnly: Bool) throws -> DocumentIndex {
-        var options = IndexOptions()
-        options.chunking.tokens = try a.int("chunk-tokens") ?? options.chunking.tokens
-        options.chunking.overlap = try a.int("overlap") ?? min(options.chunking.overlap, options.chunking.tokens / 4)
-        options.threads = try a.int("threads")
+    /// The library `--index` names (else the default directory), with `--model`, `--lexical`,
+    /// `--threads`, `--chunk-tokens` and `--overlap`.
+    static func open(_ a: Arguments, readOnly: Bool) async throws -> DocumentLibrary {
+        if a.has("lexical") && a.string("model") != nil { throw CLIError.conflicting("--lexical", "--model") }
+        var options = DocumentLibrary.Options()
+        options.passageTokens = try a.int("chunk-tokens") ?? options.passageTokens
+        options.passageOverlap = try a.int("overlap")
+        options.embeddingModel = a.string("model")
+        options.lexicalOnly = a.has("lexical")
+        options.readOnly = readOnly
         // The HNSW graph lives in memory and a command lives for one query: building it costs
         // more than the exact scan it would save (100k vectors: ~1 min vs ~15 ms), so the CLI
         // scans. Long-lived processes (apps, `serve`) keep the default threshold.
-        options.approximateThreshold = .max
-        return try DocumentIndex(directory: EmbeddingModels.indexDirectory(a), embedder: nil, options: options,
-                                 readOnly: readOnly, onEvent: EmbeddingModels.report)
+        options.approximateSearchThreshold = .max
+        var configuration = OnDeviceAI.Configuration()
+        configuration.threads = try a.int("threads")
+        return try await OnDeviceAI(configuration: configuration).documentLibrary(
+            at: a.string("index").map { URL(fileURLWithPath: $0) }, options: options, notice: note)
     }
 
     /// Adds files (directories recursively; files that are not UTF-8 text are skipped), one
     /// journal record per file so an interrupted run keeps every file it finished. A file's
     /// id is its absolute path; its metadata holds the path, size and modification time.
-    static func add(_ paths: [String], to index: DocumentIndex) async throws {
+    static func add(_ paths: [String], to library: DocumentLibrary) async throws {
         var added = 0, skipped = 0
         for file in try files(paths) {
             guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
@@ -63,12 +66,13 @@ enum IndexCommand {
             let attributes = try? FileManager.default.attributesOfItem(atPath: file)
             var metadata = ["path": file, "bytes": String(data.count)]
             if let date = attributes?[.modificationDate] as? Date { metadata["modified"] = ISO8601DateFormatter().string(from: date) }
-            try await index.add([IndexDocument(id: file, text: text, metadata: metadata)])
+            try await library.add([LibraryDocument(id: file, text: text, metadata: metadata)])
             added += 1
         }
-        let mode = await index.capability
+        let documents = await library.documents().count
+        let search = await library.vectorModel.map { "semantic (\($0))" } ?? "lexical BM25"
         print("indexed \(added) file\(added == 1 ? "" : "s")\(skipped > 0 ? " (\(skipped) not UTF-8 text, skipped)" : ""); "
-              + "\(await index.documentCount) documents, \(await index.chunkCount) chunks; search: \(mode)")
+              + "\(documents) documents, \(await library.passageCount) chunks; search: \(search)")
     }
 
     static func files(_ paths: [String]) throws -> [String] {
@@ -92,5 +96,10 @@ enum IndexCommand {
             out += found.sorted()
         }
         return out
+    }
+
+    /// What the library says the user should know, on stderr.
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("ondevice: \(message)\n".utf8))
     }
 }
