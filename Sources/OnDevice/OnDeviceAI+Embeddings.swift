@@ -9,22 +9,103 @@ public enum EmbeddingPurpose: Sendable, Equatable {
     case document
 }
 
+/// How texts are embedded.
+public struct EmbedOptions: Sendable, Equatable {
+    /// What the texts are for (nomic-embed's `search_query: ` / `search_document: ` prefixes).
+    public var purpose: EmbeddingPurpose?
+    /// Any other text put before each input (instead of the purpose's prefix).
+    public var prefix: String?
+    /// What to do with an input longer than the model takes.
+    public var overflow: Overflow = .truncate
+
+    public enum Overflow: String, Sendable, Equatable, CaseIterable {
+        /// Embed its beginning, as sentence-transformers does (reported on the embedding).
+        case truncate
+        /// Embed it in windows of the model's length and average them by their tokens.
+        case chunk
+        /// Fail with `OnDeviceError.inputTooLong`.
+        case refuse
+    }
+
+    public init(purpose: EmbeddingPurpose? = nil, prefix: String? = nil, overflow: Overflow = .truncate) {
+        self.purpose = purpose
+        self.prefix = prefix
+        self.overflow = overflow
+    }
+}
+
+/// One text's embedding and what the model read.
+public struct TextEmbedding: Sendable, Equatable {
+    /// Unit length.
+    public let vector: [Float]
+    /// The model's input token ids, one sequence per window (one unless the text was chunked).
+    public let tokenSequences: [[Int]]
+    /// Set when the text was longer than the model takes.
+    public let overflow: Overflow?
+
+    public enum Overflow: Sendable, Equatable {
+        /// Only the first `limit` of its `tokens` were embedded.
+        case truncated(tokens: Int, limit: Int)
+        /// Its `tokens` were embedded as `windows` windows.
+        case chunked(tokens: Int, windows: Int)
+    }
+}
+
+/// Embeddings of several texts, in input order, and the model that made them.
+public struct TextEmbeddings: Sendable, Equatable {
+    public let embeddings: [TextEmbedding]
+    /// The backend's model name (catalog id, or a model file's or folder's name).
+    public let model: String
+}
+
 extension OnDeviceAI {
     /// Unit-length embedding vectors of `texts`, in order, from the configured embedding model
     /// (leased from the runtime). Texts longer than the model's limit are embedded from their
     /// beginning, as sentence-transformers does.
     public func embed(_ texts: [String], purpose: EmbeddingPurpose? = nil) async throws -> [[Float]] {
+        try await embeddings(texts, options: EmbedOptions(purpose: purpose)).embeddings.map(\.vector)
+    }
+
+    /// The embeddings of `texts` with what the model read for each (its tokens, and whether the
+    /// text was truncated or chunked).
+    public func embeddings(_ texts: [String], options: EmbedOptions = EmbedOptions()) async throws -> TextEmbeddings {
         let lease = try await leaseModel(ResidentEmbedder.self, configuration.embeddingModel)
-        var options = EmbeddingOptions()
-        options.task = purpose.map { $0 == .query ? .query : .document }
+        var engineOptions = EmbeddingOptions()
+        engineOptions.task = options.purpose.map { $0 == .query ? .query : .document }
+        engineOptions.prefix = options.prefix
+        engineOptions.overflow = switch options.overflow {
+        case .truncate: .truncate
+        case .chunk: .chunk
+        case .refuse: .fail
+        }
+        let embedder = lease.model.embedder
+        let result: EmbeddingResult
         do {
-            let result = try lease.model.embedder.embed(texts, options: options)
-            await lease.release()
-            return result.embeddings.map(\.vector)
+            result = try embedder.embed(texts, options: engineOptions)
         } catch {
             await lease.release()
-            throw OnDeviceError.engine("\(error)")
+            if case let .inputTooLong(input, tokens, limit) = error {
+                var failure = OnDeviceError(code: .inputTooLong, message: "text \(input + 1) has \(tokens) tokens, over the model's \(limit)",
+                                            cause: error)
+                failure.tokens = tokens
+                failure.limit = limit
+                failure.model = configuration.embeddingModel
+                throw failure
+            }
+            throw OnDeviceError(code: .engine, message: error.description, cause: error)
         }
+        await lease.release()
+        var overflow: [Int: TextEmbedding.Overflow] = [:]
+        for event in result.events {
+            switch event {
+            case let .truncated(input, tokens, limit): overflow[input] = .truncated(tokens: tokens, limit: limit)
+            case let .chunked(input, tokens, windows): overflow[input] = .chunked(tokens: tokens, windows: windows)
+            }
+        }
+        let embeddings = result.embeddings.enumerated().map { i, e in
+            TextEmbedding(vector: e.vector, tokenSequences: e.sequences.map { $0.map(Int.init) }, overflow: overflow[i])
+        }
+        return TextEmbeddings(embeddings: embeddings, model: embedder.identity.modelId)
     }
 
     /// Leases model `modelId` from the runtime as a `Model`, with the configured threads.

@@ -1,24 +1,28 @@
 import Foundation
-import Retrieval
+import OnDevice
 
-/// `ondevice embed TEXT|--file F`: embeddings of a text, or of each line of a file.
+/// `ondevice embed TEXT|--file F`: embeddings of a text, or of each line of a file, through the
+/// public API (`embeddings`; `--model` a catalog id or a path).
 enum EmbedCommand {
     static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["model", "file", "task", "prefix", "overflow", "threads"], flags: ["json"])
-        var options = EmbeddingOptions()
+        var options = EmbedOptions()
         if let task = a.string("task") {
-            guard let t = EmbeddingTask(rawValue: task) else {
-                throw CLIError.invalidValue(option: "--task", value: task, expected: "query or document")
+            switch task {
+            case "query": options.purpose = .query
+            case "document": options.purpose = .document
+            default: throw CLIError.invalidValue(option: "--task", value: task, expected: "query or document")
             }
-            options.task = t
         }
         if a.string("task") != nil && a.string("prefix") != nil { throw CLIError.conflicting("--task", "--prefix") }
         options.prefix = a.string("prefix")
         if let overflow = a.string("overflow") {
-            guard let o = OverflowPolicy(rawValue: overflow) else {
-                throw CLIError.invalidValue(option: "--overflow", value: overflow, expected: "truncate, chunk or fail")
+            switch overflow {
+            case "truncate": options.overflow = .truncate
+            case "chunk": options.overflow = .chunk
+            case "fail": options.overflow = .refuse
+            default: throw CLIError.invalidValue(option: "--overflow", value: overflow, expected: "truncate, chunk or fail")
             }
-            options.overflow = o
         }
         let texts: [String]
         if let file = a.string("file") {
@@ -34,26 +38,27 @@ enum EmbedCommand {
             }
             texts = [readTextArgument(a.positionals[0])]
         }
-        let runtime = try await RuntimeModels.runtime()
-        let lease = try await RuntimeModels.embedder(a.string("model") ?? EmbeddingModels.defaultId, threads: try a.int("threads"), runtime: runtime)
-        let embedder = lease.model.embedder
-        let result = try embedder.embed(texts, options: options)
-        await lease.release()
-        for event in result.events {
-            switch event {
-            case let .truncated(i, tokens, limit): EmbeddingModels.note("input \(i + 1) has \(tokens) tokens; embedded its first \(limit)")
-            case let .chunked(i, tokens, windows): EmbeddingModels.note("input \(i + 1) has \(tokens) tokens; embedded as \(windows) windows")
+        var configuration = OnDeviceAI.Configuration()
+        configuration.threads = try a.int("threads")
+        if let model = a.string("model") { configuration.embeddingModel = model }
+        let result = try await OnDeviceAI(configuration: configuration).embeddings(texts, options: options)
+        for (i, e) in result.embeddings.enumerated() {
+            switch e.overflow {
+            case let .truncated(tokens, limit)?: IndexCommand.note("input \(i + 1) has \(tokens) tokens; embedded its first \(limit)")
+            case let .chunked(tokens, windows)?: IndexCommand.note("input \(i + 1) has \(tokens) tokens; embedded as \(windows) windows")
+            case nil: break
             }
         }
         for (i, e) in result.embeddings.enumerated() {
+            let tokens = e.tokenSequences.flatMap { $0 }
             if a.has("json") {
                 try printJSON([
-                    "index": i, "model": embedder.identity.modelId, "dimension": e.vector.count,
-                    "embedding": e.vector.map(Double.init), "tokens": e.sequences.flatMap { $0 }.map(Int.init),
+                    "index": i, "model": result.model, "dimension": e.vector.count,
+                    "embedding": e.vector.map(Double.init), "tokens": tokens,
                 ])
             } else {
                 let head = e.vector.prefix(6).map { String(format: "%.5f", $0) }.joined(separator: ", ")
-                print("\(i + 1): \(e.vector.count) dims, \(e.sequences.reduce(0) { $0 + $1.count }) tokens: [\(head), …]")
+                print("\(i + 1): \(e.vector.count) dims, \(tokens.count) tokens: [\(head), …]")
             }
         }
     }

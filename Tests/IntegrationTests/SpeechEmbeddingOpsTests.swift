@@ -79,6 +79,34 @@ import TestSupport
         GoldenRecords.checked(golden.count, in: Self.self)
     }
 
+    /// `embeddings` says what the model read: the golden token ids, and for a text longer than
+    /// MiniLM's 256 tokens, truncation or windows as asked, or `inputTooLong` with the counts.
+    @Test func `embeddings report their tokens and what was done with a text too long`() async throws {
+        let ai = try Self.instance()
+        let golden = try #require(try GoldenFiles.lines("embeddings/minilm.jsonl").first)
+        let one = try await ai.embeddings([golden.string("text")])
+        #expect(one.model == "all-minilm-l6-v2")
+        #expect(one.embeddings.first?.tokenSequences == [golden.ints("input_ids").map(Int.init)])
+        #expect(one.embeddings.first?.overflow == nil)
+        let long = Array(repeating: "The quick brown fox jumps over the lazy dog.", count: 60).joined(separator: " ")
+        let truncated = try await ai.embeddings([long])
+        guard case .truncated(let tokens, let limit)? = truncated.embeddings.first?.overflow else {
+            Issue.record("\(String(describing: truncated.embeddings.first?.overflow))")
+            return
+        }
+        #expect(tokens > 256 && limit == 256 && truncated.embeddings.first?.tokenSequences.first?.count == 256)
+        let chunked = try await ai.embeddings([long], options: EmbedOptions(overflow: .chunk))
+        guard case .chunked(_, let windows)? = chunked.embeddings.first?.overflow else { Issue.record("not chunked"); return }
+        #expect(windows == chunked.embeddings.first?.tokenSequences.count && windows >= 2)
+        do {
+            _ = try await ai.embeddings([long], options: EmbedOptions(overflow: .refuse))
+            Issue.record("a refused overflow embedded")
+        } catch let error as OnDeviceError {
+            #expect(error.code == .inputTooLong && error.tokens == tokens && error.limit == 256, "\(error)")
+        }
+        #expect(try await ai.activeLeases() == 0)
+    }
+
     @Test func `live transcription of a whole clip settles on the spoken text`() async throws {
         let ai = try Self.instance()
         let samples = try WAVFile.read(path: Self.clip("p01_piper_weather").path).resampled(to: 16_000).samples
