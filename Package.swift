@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "Models", dependencies: ["EngineSupport", "Tensor", "Kernels", "CKernels", "Formats"]),
         .target(name: "ModelStore", dependencies: ["Platform", "CKernels"]),
         .target(name: "Runtime", dependencies: ["Platform", "CKernels", "Kernels", "Speech", "TextGeneration", "StructuredOutput", "EngineSupport", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Phonemes"]),
-        .target(name: "Retrieval", dependencies: ["Platform", "TextGeneration", "StructuredOutput", "EngineSupport", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
+        .target(name: "Retrieval", dependencies: ["Platform", "EngineSupport", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
         .target(name: "OnDevice", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "EngineSupport", "Runtime", "Retrieval", "Audio", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Photos"]),
         .executableTarget(name: "ondevice", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Audio", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.

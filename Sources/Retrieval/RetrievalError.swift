@@ -1,6 +1,5 @@
 import Formats
 import Models
-import StructuredOutput
 import Tokenizers
 
 /// Errors of embedding, indexing, search and RAG. Every case says what and where.
@@ -30,8 +29,6 @@ package enum RetrievalError: Error, Sendable, Equatable {
     case unknownDocument(id: String)
     /// An argument out of its range (k < 1, overlap ≥ chunk size, …).
     case invalidArgument(name: String, value: String, expected: String)
-    /// The language model behind `ask` failed.
-    case engine(EngineError)
     /// The caller cancelled.
     case cancelled
 }
@@ -52,7 +49,6 @@ extension RetrievalError: CustomStringConvertible {
         case .indexLocked(let path): "\(path): the index is locked by another process"
         case .unknownDocument(let id): "no document '\(id)' in the index"
         case let .invalidArgument(name, value, expected): "\(name) = \(value): expected \(expected)"
-        case .engine(let e): "language model: \(e)"
         case .cancelled: "cancelled"
         }
     }

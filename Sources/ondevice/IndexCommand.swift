@@ -35,7 +35,7 @@ enum IndexCommand {
 
     /// The library `--index` names (else the default directory), with `--model`, `--lexical`,
     /// `--threads`, `--chunk-tokens` and `--overlap`.
-    static func open(_ a: Arguments, readOnly: Bool) async throws -> DocumentLibrary {
+    static func open(_ a: Arguments, readOnly: Bool, contextLength: Int? = nil) async throws -> DocumentLibrary {
         if a.has("lexical") && a.string("model") != nil { throw CLIError.conflicting("--lexical", "--model") }
         var options = DocumentLibrary.Options()
         options.passageTokens = try a.int("chunk-tokens") ?? options.passageTokens
@@ -49,6 +49,7 @@ enum IndexCommand {
         options.approximateSearchThreshold = .max
         var configuration = OnDeviceAI.Configuration()
         configuration.threads = try a.int("threads")
+        configuration.contextLength = contextLength
         return try await OnDeviceAI(configuration: configuration).documentLibrary(
             at: a.string("index").map { URL(fileURLWithPath: $0) }, options: options, notice: note)
     }

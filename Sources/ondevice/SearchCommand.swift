@@ -27,7 +27,7 @@ enum SearchCommand {
             ])
             return
         }
-        print("\(results.method), \(method(results.method).name), \(String(format: "%.1f", seconds * 1000)) ms")
+        print("\(results.method), \(String(format: "%.1f", seconds * 1000)) ms")
         for (i, hit) in results.passages.enumerated() {
             let snippet = hit.text.replacingOccurrences(of: "\n", with: " ").prefix(160)
             print(String(format: "%2d. %.4f  %@#%ld\n    %@", i + 1, hit.score, hit.documentId, hit.ordinal, String(snippet)))
