@@ -34,6 +34,31 @@ public struct PhotoBurst: Sendable, Equatable {
     public let pick: URL
     /// Why each file ranks where it does, parallel to `files`.
     public let reasons: [String]
+    /// The measurements behind the ranking, parallel to `files`.
+    public let frames: [PhotoFrame]
+}
+
+/// What culling measured of one frame.
+public struct PhotoFrame: Sendable, Equatable {
+    public let url: URL
+    /// Variance of the Laplacian of the luminance (higher is sharper).
+    public let sharpness: Double
+    /// Fraction of pixels blown out or crushed to black.
+    public let clipping: Double
+    /// Sharpness discounted by clipping: the rank without faces.
+    public let score: Double
+    /// EXIF capture time, when the file has one.
+    public let captureTime: String?
+    /// Why it ranks where it does, in words.
+    public let reason: String
+}
+
+/// The outcome of indexing a folder: how many photos are described and which could not be read.
+public struct PhotoIndexing: Sendable, Equatable {
+    public let indexed: Int
+    /// One line per file that could not be read, naming it and the fault.
+    public let skipped: [String]
+    public let backend: PhotoBackend
 }
 
 /// The outcome of culling a folder.
@@ -90,7 +115,9 @@ public final class PhotoLibrary: Sendable {
     /// When the face models are installed, a burst showing faces is ranked by the sharpness of its
     /// faces, and frames whose main face has its eyes closed rank lower; the reasons say so.
     /// `progress(done, total)` is called as files are decoded (from any thread).
-    public func cull(directory: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PhotoCullResult {
+    /// Frames further apart than `maxGapSeconds` (by capture time) are never one burst.
+    public func cull(directory: URL, maxGapSeconds: Double = 2.0,
+                     progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PhotoCullResult {
         let service = feature.service, threads = threads
         let leases = await runtime.faceLeases()
         let faceModels = leases.map { FaceModels(detector: $0.0.model.model, mesh: $0.1.model.model) }
@@ -98,7 +125,8 @@ public final class PhotoLibrary: Sendable {
         do {
             report = try await Self.offPool {
                 let paths = try PhotoFolder.imagePaths(in: directory.path)
-                let report = try PhotoCuller(service: service, faceModels: faceModels).cull(paths, threads: threads, progress: progress)
+                let culler = PhotoCuller(service: service, maxGapSeconds: maxGapSeconds, faceModels: faceModels)
+                let report = try culler.cull(paths, threads: threads, progress: progress)
                 try service.saveCache()
                 return report
             }
@@ -111,9 +139,28 @@ public final class PhotoLibrary: Sendable {
         await leases?.1.release()
         let bursts = report.groups.map { g in
             PhotoBurst(files: g.files.map { URL(fileURLWithPath: $0.path) }, pick: URL(fileURLWithPath: g.pick),
-                       reasons: g.files.map(\.reason))
+                       reasons: g.files.map(\.reason),
+                       frames: g.files.map {
+                           PhotoFrame(url: URL(fileURLWithPath: $0.path), sharpness: $0.quality.sharpness, clipping: $0.quality.clipping,
+                                      score: $0.quality.score, captureTime: $0.captureTime, reason: $0.reason)
+                       })
         }
         return PhotoCullResult(bursts: bursts, skipped: report.failures.map(\.description), backend: Self.backend(report.capability))
+    }
+
+    /// Describes every photo under `directory` (decode, quality, descriptor) into the cache, so
+    /// later `similar` and `cull` calls read it instead; photos unchanged since are not decoded
+    /// again. `progress(done, total)` is called as files are described (from any thread).
+    public func index(directory: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PhotoIndexing {
+        let service = feature.service, threads = threads
+        let (indexed, skipped, capability) = try await Self.offPool { () throws -> (Int, [String], PhotoSimilarityCapability) in
+            let paths = try PhotoFolder.imagePaths(in: directory.path)
+            let results = service.facts(for: paths, threads: threads, progress: progress)
+            try service.saveCache()
+            let skipped = results.compactMap { if case .failure(let e) = $0 { e.description } else { nil } }
+            return (paths.count - skipped.count, skipped, service.capability)
+        }
+        return PhotoIndexing(indexed: indexed, skipped: skipped, backend: Self.backend(capability))
     }
 
     /// The `count` photos under `directory` most similar to `image`, best first.

@@ -1,7 +1,9 @@
 import Foundation
 import Imaging
+import ModelStore
 import Photos
 import Platform
+import Runtime
 
 /// `ondevice photos bench [--images N] [--width W --height H] [--backend B]`: images/s of
 /// `photos index` (decode + quality + descriptor, cache cold) at 1 and 2 threads over a folder of
@@ -11,7 +13,54 @@ import Platform
 /// mesh only runs on real photos). `--ocr` times text reading over the photos of `--in DIR`
 /// at 1 and 2 threads.
 enum PhotosBenchCommand {
-    static func run(_ a: Arguments, feature: PhotoSimilarityFeature) throws {
+    /// `photos bench`: the index timing, then `--faces` and `--ocr` when asked.
+    static func run(_ a: Arguments) async throws {
+        try index(a, feature: try await makeFeature(a))
+        if a.has("faces") {
+            guard let faces = try? await RuntimeModels.runtime().faceLeases() else {
+                throw CLIError.invalidValue(option: "--faces", value: "", expected: "mediapipe-face-detection-short and mediapipe-face-landmark installed")
+            }
+            do { try Self.faces(a, models: FaceModels(detector: faces.0.model.model, mesh: faces.1.model.model)) } catch {
+                await faces.0.release()
+                await faces.1.release()
+                throw error
+            }
+            await faces.0.release()
+            await faces.1.release()
+        }
+        if a.has("ocr") { try ocr(a, reader: try await textReader()) }
+    }
+
+    /// The three PP-OCR models from the store (the bench times reading, not loading).
+    static func textReader() async throws -> TextReader {
+        let store = try ModelStore(configuration: .fromEnvironment())
+        var models: [String] = []
+        for id in [TextReader.detectorId, TextReader.classifierId, TextReader.recogniserId] {
+            guard let installed = try await store.resolve(id), let path = installed.filePaths.first else {
+                throw CLIError.io("\(id) is not installed (ondevice models pull \(id))")
+            }
+            models.append(path)
+        }
+        return try TextReader(detector: models[0], classifier: models[1], recogniser: models[2])
+    }
+
+    /// The feature with the backend `--backend` (or `auto`) resolves to.
+    static func makeFeature(_ a: Arguments) async throws -> PhotoSimilarityFeature {
+        let raw = a.string("backend") ?? PhotoBackendPreference.automatic.rawValue
+        guard let preference = PhotoBackendPreference(rawValue: raw) else {
+            throw CLIError.invalidValue(option: "--backend", value: raw, expected: "auto, perceptual or neural")
+        }
+        let store = try ModelStore(configuration: .fromEnvironment())
+        let feature = PhotoSimilarityFeature(cacheDirectory: a.string("cache") ?? PhotoSimilarityFeature.defaultCacheDirectory(),
+                                             neural: EfficientNetBackendLoader(store: store))
+        await feature.select(preference, revision: 1)
+        if preference == .neural, case .perceptual(_, let reason) = feature.capability {
+            throw CLIError.io("neural backend unavailable: \(reason)")
+        }
+        return feature
+    }
+
+    static func index(_ a: Arguments, feature: PhotoSimilarityFeature) throws {
         let count = try a.int("images") ?? 200
         let width = try a.int("width") ?? 1600, height = try a.int("height") ?? 1200
         let folder = NSTemporaryDirectory() + "ondevice-photos-bench-\(UUID().uuidString)"

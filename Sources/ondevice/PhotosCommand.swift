@@ -1,12 +1,9 @@
 import Foundation
-import Imaging
-import ModelStore
 import OnDevice
-import Photos
-import Runtime
 
-/// `ondevice photos index|similar|cull|search`: photo similarity, burst culling and text search
-/// over a folder (`index --text` also reads each photo's text with the OCR models).
+/// `ondevice photos index|similar|cull|search|bench`: photo similarity, burst culling and text
+/// search over a folder (`index --text` also reads each photo's text with the OCR models),
+/// through the public API's `PhotoLibrary`; `bench` times the engine directly.
 enum PhotosCommand {
     static let valued: Set<String> = ["in", "k", "threads", "backend", "gap", "cache", "images", "width", "height"]
 
@@ -14,18 +11,17 @@ enum PhotosCommand {
         guard let sub = args.first else { throw CLIError.missingArgument("photos subcommand (index, similar, cull, search)") }
         let a = try Arguments(args.dropFirst(), options: valued, flags: ["json", "csv", "text", "faces", "ocr"])
         if sub == "search" { return try await search(a) }
-        let feature = try await makeFeature(a)
+        if sub == "bench" { return try await PhotosBenchCommand.run(a) }
+        guard ["index", "similar", "cull"].contains(sub) else { throw CLIError.unknownCommand("photos \(sub)") }
         let threads = try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount
+        let library = try await library(a, threads: threads)
         switch sub {
         case "index":
             guard let dir = a.positionals.first else { throw CLIError.missingArgument("DIR") }
-            let paths = try PhotoFolder.imagePaths(in: dir)
-            let results = scan(paths, service: feature.service, threads: threads)
-            try feature.service.saveCache()
-            let failed = results.filter { if case .failure = $0 { true } else { false } }.count
-            let text = a.has("text") ? try await indexText(dir, a, threads: threads) : nil
+            let result = try await scan(dir, library)
+            let text = a.has("text") ? try await indexText(dir, library) : nil
             if a.has("json") {
-                var report: [String: Any] = ["photos": paths.count - failed, "failed": failed, "backend": feature.capability.description]
+                var report: [String: Any] = ["photos": result.indexed, "failed": result.skipped.count, "backend": result.backend.description]
                 if let text {
                     report["text_read"] = text.read
                     report["label_model"] = text.labelModel ?? NSNull()
@@ -33,8 +29,8 @@ enum PhotosCommand {
                 }
                 try printJSON(report)
             } else {
-                print("indexed \(paths.count - failed) photo\(paths.count - failed == 1 ? "" : "s")"
-                      + (failed > 0 ? ", \(failed) failed" : "") + "; backend: \(feature.capability)"
+                print("indexed \(result.indexed) photo\(result.indexed == 1 ? "" : "s")"
+                      + (result.skipped.isEmpty ? "" : ", \(result.skipped.count) failed") + "; backend: \(result.backend)"
                       + (text.map { "; text read in \($0.read)" + ($0.labelModel.map { ", labels by \($0)" } ?? "")
                           + ($0.embeddingModel.map { ", search by meaning with \($0)" } ?? ", search by words only") } ?? ""))
             }
@@ -42,66 +38,57 @@ enum PhotosCommand {
             guard let image = a.positionals.first else { throw CLIError.missingArgument("IMG") }
             let dir = try a.require("in")
             let k = try a.int("k") ?? 10
-            let paths = try PhotoFolder.imagePaths(in: dir)
-            let results = scan(paths, service: feature.service, threads: threads)
-            try feature.service.saveCache()
-            let query = try feature.service.facts(for: absolute(image))
-            let candidates = zip(paths, results).compactMap { path, r in (try? r.get()).map { (path: path, descriptor: $0.descriptor) } }
-            let nearest = try PhotoSearch.nearest(to: query.descriptor, queryPath: absolute(image), among: candidates, k: k)
+            _ = try await scan(dir, library)  // describes the folder with a progress bar and names what it skips
+            let nearest = try await library.similar(to: URL(fileURLWithPath: image), in: URL(fileURLWithPath: dir), count: k)
             if a.has("json") {
-                try printJSON(["backend": feature.capability.description,
-                               "results": nearest.map { ["path": $0.path, "similarity": Double($0.similarity)] }])
+                try printJSON(["backend": library.backend.description,
+                               "results": nearest.map { ["path": $0.url.path, "similarity": Double($0.similarity)] }])
             } else {
-                for n in nearest { print(String(format: "%.4f\t%@", n.similarity, n.path)) }
+                for n in nearest { print(String(format: "%.4f\t%@", n.similarity, n.url.path)) }
             }
-        case "cull":
+        default:
             guard let dir = a.positionals.first else { throw CLIError.missingArgument("DIR") }
             guard !(a.has("json") && a.has("csv")) else { throw CLIError.conflicting("--json", "--csv") }
-            let paths = try PhotoFolder.imagePaths(in: dir)
             let bar = ProgressBar(label: "decoding")
-            var culler = PhotoCuller(service: feature.service)
-            culler.maxGapSeconds = try a.float("gap").map(Double.init) ?? culler.maxGapSeconds
             // Bursts with faces rank by face sharpness and open eyes when both face models are installed.
-            let faces = try? await RuntimeModels.runtime().faceLeases()
-            culler.faceModels = faces.map { FaceModels(detector: $0.0.model.model, mesh: $0.1.model.model) }
-            let report: CullReport
-            do {
-                report = try culler.cull(paths, threads: threads) { done, total in bar.updateCount(done: done, total: total) }
-            } catch {
-                await faces?.0.release()
-                await faces?.1.release()
-                throw error
+            let result = try await library.cull(directory: URL(fileURLWithPath: dir), maxGapSeconds: try a.float("gap").map(Double.init) ?? 2.0) {
+                done, total in bar.updateCount(done: done, total: total)
             }
-            await faces?.0.release()
-            await faces?.1.release()
             bar.finishCount()
-            try feature.service.saveCache()
-            reportFailures(report.failures)
-            if a.has("json") { try printJSON(PhotosOutput.json(report)) } else if a.has("csv") { print(PhotosOutput.csv(report), terminator: "") } else { print(PhotosOutput.text(report), terminator: "") }
-        case "bench":
-            try PhotosBenchCommand.run(a, feature: feature)
-            if a.has("faces") {
-                guard let faces = try? await RuntimeModels.runtime().faceLeases() else {
-                    throw CLIError.invalidValue(option: "--faces", value: "", expected: "mediapipe-face-detection-short and mediapipe-face-landmark installed")
-                }
-                do { try PhotosBenchCommand.faces(a, models: FaceModels(detector: faces.0.model.model, mesh: faces.1.model.model)) } catch {
-                    await faces.0.release()
-                    await faces.1.release()
-                    throw error
-                }
-                await faces.0.release()
-                await faces.1.release()
-            }
-            if a.has("ocr") { try PhotosBenchCommand.ocr(a, reader: try await textReader()) }
-        default:
-            throw CLIError.unknownCommand("photos \(sub)")
+            reportFailures(result.skipped)
+            if a.has("json") { try printJSON(PhotosOutput.json(result)) } else if a.has("csv") { print(PhotosOutput.csv(result), terminator: "") } else { print(PhotosOutput.text(result), terminator: "") }
         }
+    }
+
+    /// The public API's photo library over `--cache` (default the photos cache), with
+    /// `--threads` and the backend `--backend` (or `auto`) resolves to.
+    static func library(_ a: Arguments, threads: Int?) async throws -> PhotoLibrary {
+        var configuration = OnDeviceAI.Configuration()
+        configuration.threads = threads
+        let cache = a.string("cache").map { URL(fileURLWithPath: $0) }
+        let library = try await OnDeviceAI(configuration: configuration).photoLibrary(cacheDirectory: cache)
+        let raw = a.string("backend") ?? PhotoBackendChoice.automatic.rawValue
+        guard let choice = PhotoBackendChoice(rawValue: raw) else {
+            throw CLIError.invalidValue(option: "--backend", value: raw, expected: "auto, perceptual or neural")
+        }
+        try await library.use(choice)
+        if choice == .neural, case .perceptual(let reason) = library.backend { throw CLIError.io("neural backend unavailable: \(reason)") }
+        return library
+    }
+
+    /// Describes the photos under `dir` into the cache with a progress bar; failures go to
+    /// stderr, one line each.
+    static func scan(_ dir: String, _ library: PhotoLibrary) async throws -> PhotoIndexing {
+        let bar = ProgressBar(label: "decoding")
+        let result = try await library.index(directory: URL(fileURLWithPath: dir)) { done, total in bar.updateCount(done: done, total: total) }
+        bar.finishCount()
+        reportFailures(result.skipped)
+        return result
     }
 
     /// Reads the text of new or changed photos into the text index, through the public API
     /// (`PhotoLibrary.indexText`); returns how many were read and why a model was not used.
-    static func indexText(_ dir: String, _ a: Arguments, threads: Int) async throws -> PhotoTextIndexing {
-        let library = try await textLibrary(a, threads: threads)
+    static func indexText(_ dir: String, _ library: PhotoLibrary) async throws -> PhotoTextIndexing {
         let bar = ProgressBar(label: "reading text")
         let result = try await library.indexText(directory: URL(fileURLWithPath: dir)) { done, total in bar.updateCount(done: done, total: total) }
         bar.finishCount()
@@ -135,19 +122,6 @@ enum PhotosCommand {
         }
     }
 
-    /// The three PP-OCR models from the store, for the bench (which times reading, not loading).
-    static func textReader() async throws -> TextReader {
-        let store = try ModelStore(configuration: .fromEnvironment())
-        var models: [String] = []
-        for id in [TextReader.detectorId, TextReader.classifierId, TextReader.recogniserId] {
-            guard let installed = try await store.resolve(id), let path = installed.filePaths.first else {
-                throw CLIError.io("\(id) is not installed (ondevice models pull \(id))")
-            }
-            models.append(path)
-        }
-        return try TextReader(detector: models[0], classifier: models[1], recogniser: models[2])
-    }
-
     /// The public API's photo library over `--cache` (default the photos cache), with `--threads`.
     static func textLibrary(_ a: Arguments, threads: Int?) async throws -> PhotoLibrary {
         var configuration = OnDeviceAI.Configuration()
@@ -156,36 +130,10 @@ enum PhotosCommand {
         return try await OnDeviceAI(configuration: configuration).photoLibrary(cacheDirectory: cache)
     }
 
-    /// The feature with the backend `--backend` (or `auto`) resolves to.
-    static func makeFeature(_ a: Arguments) async throws -> PhotoSimilarityFeature {
-        let raw = a.string("backend") ?? PhotoBackendPreference.automatic.rawValue
-        guard let preference = PhotoBackendPreference(rawValue: raw) else {
-            throw CLIError.invalidValue(option: "--backend", value: raw, expected: "auto, perceptual or neural")
-        }
-        let store = try ModelStore(configuration: .fromEnvironment())
-        let feature = PhotoSimilarityFeature(cacheDirectory: a.string("cache") ?? PhotoSimilarityFeature.defaultCacheDirectory(),
-                                             neural: EfficientNetBackendLoader(store: store))
-        await feature.select(preference, revision: 1)
-        if preference == .neural, case .perceptual(_, let reason) = feature.capability {
-            throw CLIError.io("neural backend unavailable: \(reason)")
-        }
-        return feature
-    }
-
-    /// Describes `paths` in parallel with a progress bar; failures go to stderr, one line each.
-    static func scan(_ paths: [String], service: PhotoSimilarityService, threads: Int) -> [Result<PhotoFacts, PhotosError>] {
-        let bar = ProgressBar(label: "decoding")
-        let results = service.facts(for: paths, threads: threads) { done, total in bar.updateCount(done: done, total: total) }
-        bar.finishCount()
-        reportFailures(results.compactMap { if case .failure(let e) = $0 { e } else { nil } })
-        return results
-    }
-
-    static func reportFailures(_ failures: [PhotosError]) {
+    static func reportFailures(_ failures: [String]) {
         for f in failures { FileHandle.standardError.write(Data("ondevice: skipped \(f)\n".utf8)) }
     }
 
-    static func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
 }
 
 extension ProgressBar {

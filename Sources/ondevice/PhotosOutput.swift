@@ -1,47 +1,47 @@
 import Foundation
-import Photos
+import OnDevice
 
-/// Renders a cull report as text, JSON (one object: `backend`, `groups` with `files` ranked
+/// Renders a cull result as text, JSON (one object: `backend`, `groups` with `files` ranked
 /// best first and `pick`, `failures`) or CSV (one row per file).
 enum PhotosOutput {
-    static func json(_ report: CullReport) -> [String: Any] {
+    static func json(_ result: PhotoCullResult) -> [String: Any] {
         [
-            "backend": report.capability.description,
-            "groups": report.groups.map { group -> [String: Any] in
+            "backend": result.backend.description,
+            "groups": result.bursts.map { burst -> [String: Any] in
                 [
-                    "files": group.files.map(\.path),
-                    "pick": group.pick,
-                    "frames": group.files.map { f -> [String: Any] in
-                        var o: [String: Any] = ["path": f.path, "sharpness": f.quality.sharpness, "clipping": f.quality.clipping,
-                                                "score": f.quality.score, "reason": f.reason]
+                    "files": burst.files.map(\.path),
+                    "pick": burst.pick.path,
+                    "frames": burst.frames.map { f -> [String: Any] in
+                        var o: [String: Any] = ["path": f.url.path, "sharpness": f.sharpness, "clipping": f.clipping,
+                                                "score": f.score, "reason": f.reason]
                         if let t = f.captureTime { o["capture_time"] = t }
                         return o
                     },
                 ]
             },
-            "failures": report.failures.map(\.description),
+            "failures": result.skipped,
         ]
     }
 
-    static func csv(_ report: CullReport) -> String {
+    static func csv(_ result: PhotoCullResult) -> String {
         var out = "group,rank,path,pick,sharpness,clipping,score,capture_time,reason\n"
-        for (g, group) in report.groups.enumerated() {
-            for (r, f) in group.files.enumerated() {
-                let fields = ["\(g + 1)", "\(r + 1)", f.path, r == 0 ? "yes" : "no", String(format: "%.4f", f.quality.sharpness),
-                              String(format: "%.6f", f.quality.clipping), String(format: "%.4f", f.quality.score), f.captureTime ?? "", f.reason]
+        for (g, burst) in result.bursts.enumerated() {
+            for (r, f) in burst.frames.enumerated() {
+                let fields = ["\(g + 1)", "\(r + 1)", f.url.path, r == 0 ? "yes" : "no", String(format: "%.4f", f.sharpness),
+                              String(format: "%.6f", f.clipping), String(format: "%.4f", f.score), f.captureTime ?? "", f.reason]
                 out += fields.map(quote).joined(separator: ",") + "\n"
             }
         }
         return out
     }
 
-    static func text(_ report: CullReport) -> String {
+    static func text(_ result: PhotoCullResult) -> String {
         var out = ""
-        for (g, group) in report.groups.enumerated() {
-            out += "burst \(g + 1) (\(group.files.count) frame\(group.files.count == 1 ? "" : "s")): pick \(group.pick)\n"
-            for (r, f) in group.files.enumerated() { out += "  \(r + 1). \(f.path)  \(f.reason)\n" }
+        for (g, burst) in result.bursts.enumerated() {
+            out += "burst \(g + 1) (\(burst.files.count) frame\(burst.files.count == 1 ? "" : "s")): pick \(burst.pick.path)\n"
+            for (r, f) in burst.frames.enumerated() { out += "  \(r + 1). \(f.url.path)  \(f.reason)\n" }
         }
-        out += "\(report.groups.count) group\(report.groups.count == 1 ? "" : "s"), \(report.failures.count) skipped; backend: \(report.capability)\n"
+        out += "\(result.bursts.count) group\(result.bursts.count == 1 ? "" : "s"), \(result.skipped.count) skipped; backend: \(result.backend)\n"
         return out
     }
 

@@ -48,7 +48,26 @@ import Testing
         #expect(((five["pick"] as? String).map { ($0 as NSString).lastPathComponent }) == "pb03.jpg")
         #expect((five["files"] as? [String])?.first == five["pick"] as? String)
 
+        let frames = try #require(five["frames"] as? [[String: Any]])
+        #expect(frames.count == 5 && frames.allSatisfy { ($0["sharpness"] as? Double ?? 0) > 0 && $0["score"] is Double })
+        #expect((object["backend"] as? String)?.hasPrefix("perceptual") == true)
+
         let csv = try await CLIRunner.run(["photos", "cull", folder.path, "--csv", "--backend", "perceptual"], environment: env)
         #expect(csv.stdout.split(separator: "\n").count == 1 + 7)
+
+        // index and similar go through the same public library: the cut file is named, the burst
+        // is found around one of its frames.
+        let index = try await CLIRunner.run(["photos", "index", folder.path, "--json", "--backend", "perceptual"], environment: env)
+        let indexed = try #require(try JSONSerialization.jsonObject(with: Data(index.stdout.utf8)) as? [String: Any], "\(index.stderr)")
+        #expect(indexed["photos"] as? Int == 7 && indexed["failed"] as? Int == 1, "\(indexed)")
+        #expect(index.stderr.contains("zz_cut.jpg"))
+        let similar = try await CLIRunner.run(["photos", "similar", folder.file("pb03.jpg"), "--in", folder.path, "--k", "3", "--json",
+                                               "--backend", "perceptual"], environment: env)
+        let found = try #require(try JSONSerialization.jsonObject(with: Data(similar.stdout.utf8)) as? [String: Any], "\(similar.stderr)")
+        let results = try #require(found["results"] as? [[String: Any]])
+        let near = results.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } }
+        #expect(near.count == 3 && Set(near).isSubset(of: ["pb02.jpg", "pb03.jpg", "pb04.jpg", "pb05.jpg", "pb06.jpg"]), "\(near)")
+        let scores = results.compactMap { $0["similarity"] as? Double }
+        #expect(scores == scores.sorted(by: >))
     }
 }
