@@ -37,21 +37,10 @@ extension OnDeviceAI {
     public func classify(_ image: URL, count: Int = 5) async throws -> ImageClassification {
         guard count > 0 else { throw OnDeviceError.invalidArgument("count \(count): expected at least 1") }
         let modelId = configuration.imageModel
-        let lease = try await leaseModel(ResidentVisionModel.self, modelId)
-        let model = lease.model.model, threads = modelThreads, path = image.path
-        let classes: ImageClasses
-        do {
-            classes = try await PhotoLibrary.offPool { try PhotoLabeller.classes(model: model, fileAt: path, threads: threads) }
-        } catch let error as PhotosError {
-            await lease.release()
-            var failure = OnDeviceError(code: .invalidArgument, message: error.description, cause: error)
-            failure.path = path
-            throw failure
-        } catch {
-            await lease.release()
-            throw OnDeviceError.engine("\(error)")
+        let threads = modelThreads, path = image.path
+        let classes = try await withImageModel(ResidentVisionModel.self, modelId, path: path) { resident in
+            try PhotoLabeller.classes(model: resident.model, fileAt: path, threads: threads)
         }
-        await lease.release()
         let labels = classes.ranked.prefix(count).map {
             ImageLabel(name: $0.name, classIndex: $0.index, probability: $0.probability, logit: $0.logit)
         }

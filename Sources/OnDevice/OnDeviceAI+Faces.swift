@@ -150,21 +150,10 @@ extension OnDeviceAI {
     /// other close subjects too.
     public func segmentPerson(in image: URL) async throws -> PersonMaskResult {
         let modelId = "mediapipe-selfie-segmentation"
-        let lease = try await leaseModel(ResidentSelfieSegmenter.self, modelId)
-        let model = lease.model.model, threads = modelThreads, path = image.path
-        let found: (width: Int, height: Int, mask: [Float], subjectSharpness: Double?)
-        do {
-            found = try await PhotoLibrary.offPool { try PersonMask.segment(fileAt: path, model: model, threads: threads) }
-        } catch let error as PhotosError {
-            await lease.release()
-            var failure = OnDeviceError(code: .invalidArgument, message: error.description, cause: error)
-            failure.path = path
-            throw failure
-        } catch {
-            await lease.release()
-            throw OnDeviceError.engine("\(error)")
+        let threads = modelThreads, path = image.path
+        let found = try await withImageModel(ResidentSelfieSegmenter.self, modelId, path: path) { resident in
+            try PersonMask.segment(fileAt: path, model: resident.model, threads: threads)
         }
-        await lease.release()
         return PersonMaskResult(imageWidth: found.width, imageHeight: found.height, values: found.mask, model: modelId,
                                 subjectSharpness: found.subjectSharpness)
     }
