@@ -1,14 +1,46 @@
 import Foundation
+import Platform
 
 /// What one download attempt learned from response heads. Written by the transport thread,
-/// read after the request returns; never touched by two threads at once.
-final class ResponseNotes: @unchecked Sendable {
-    var location: String?
-    var retryAfter: Double?
-    var linkedSHA256: String?
-    var linkedSize: Int64?
-    var total: Int64?
-    var rangeNotSatisfiable = false
+/// read after the request returns; never touched by two threads at once. The fields sit behind
+/// an uncontended lock so that hand-over is an ordering ThreadSanitizer sees (it does not see
+/// the one a continuation's resumption gives across the Swift runtime, and reported the
+/// `location` the async attempt reads after the transport thread wrote it).
+final class ResponseNotes: Sendable {
+    private struct Fields {
+        var location: String?
+        var retryAfter: Double?
+        var linkedSHA256: String?
+        var linkedSize: Int64?
+        var total: Int64?
+        var rangeNotSatisfiable = false
+    }
+    private let fields = Locked(Fields())
+
+    var location: String? {
+        get { fields.withLock { $0.location } }
+        set { fields.withLock { $0.location = newValue } }
+    }
+    var retryAfter: Double? {
+        get { fields.withLock { $0.retryAfter } }
+        set { fields.withLock { $0.retryAfter = newValue } }
+    }
+    var linkedSHA256: String? {
+        get { fields.withLock { $0.linkedSHA256 } }
+        set { fields.withLock { $0.linkedSHA256 = newValue } }
+    }
+    var linkedSize: Int64? {
+        get { fields.withLock { $0.linkedSize } }
+        set { fields.withLock { $0.linkedSize = newValue } }
+    }
+    var total: Int64? {
+        get { fields.withLock { $0.total } }
+        set { fields.withLock { $0.total = newValue } }
+    }
+    var rangeNotSatisfiable: Bool {
+        get { fields.withLock { $0.rangeNotSatisfiable } }
+        set { fields.withLock { $0.rangeNotSatisfiable = newValue } }
+    }
 
     /// Keeps a strong ETag beside the partial file for the next resume's `If-Range`.
     func record(etag: String?, for file: PartialFile) {
