@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 import Platform
 import Retrieval
@@ -70,7 +71,9 @@ extension DocumentLibrary {
             }
         }
         continuation.onTermination = { _ in task.cancel() }
-        return stream
+        // Stops at the consumer's cancellation instead of draining what the producer buffered.
+        let events = AnswerIterator(stream)
+        return AsyncThrowingStream { try await events.next() }
     }
 
     private func answer(_ question: String, options: AskOptions, _ out: AsyncThrowingStream<AnswerEvent, Error>.Continuation) async throws {
@@ -114,4 +117,16 @@ extension DocumentLibrary {
             }
         }
     }
+}
+
+/// The consumer's side of `ask`: `AsyncThrowingStream` alone would hand out every buffered event
+/// (a whole answer, `finished` included) to a consumer that cancelled while it was behind.
+/// `@unchecked Sendable`: one consumer iterates (the unfolding stream's contract), so the
+/// iterator is never used by two tasks at once.
+private final class AnswerIterator: @unchecked Sendable {
+    private var iterator: CancellableStream<AnswerEvent>.Iterator
+
+    init(_ stream: AsyncThrowingStream<AnswerEvent, Error>) { iterator = CancellableStream(stream).makeAsyncIterator() }
+
+    func next() async throws -> AnswerEvent? { try await iterator.next() }
 }
