@@ -6,8 +6,9 @@ import Platform
 /// an uncontended lock so that hand-over is an ordering ThreadSanitizer sees (it does not see
 /// the one a continuation's resumption gives across the Swift runtime, and reported the
 /// `location` the async attempt reads after the transport thread wrote it).
+@dynamicMemberLookup
 final class ResponseNotes: Sendable {
-    private struct Fields {
+    struct Fields {
         var location: String?
         var retryAfter: Double?
         var linkedSHA256: String?
@@ -17,29 +18,10 @@ final class ResponseNotes: Sendable {
     }
     private let fields = Locked(Fields())
 
-    var location: String? {
-        get { fields.withLock { $0.location } }
-        set { fields.withLock { $0.location = newValue } }
-    }
-    var retryAfter: Double? {
-        get { fields.withLock { $0.retryAfter } }
-        set { fields.withLock { $0.retryAfter = newValue } }
-    }
-    var linkedSHA256: String? {
-        get { fields.withLock { $0.linkedSHA256 } }
-        set { fields.withLock { $0.linkedSHA256 = newValue } }
-    }
-    var linkedSize: Int64? {
-        get { fields.withLock { $0.linkedSize } }
-        set { fields.withLock { $0.linkedSize = newValue } }
-    }
-    var total: Int64? {
-        get { fields.withLock { $0.total } }
-        set { fields.withLock { $0.total = newValue } }
-    }
-    var rangeNotSatisfiable: Bool {
-        get { fields.withLock { $0.rangeNotSatisfiable } }
-        set { fields.withLock { $0.rangeNotSatisfiable = newValue } }
+    /// `notes.location` and the rest, each read or written under the lock.
+    subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
+        get { fields.withLock { $0[keyPath: field] } }
+        set { fields.withLock { $0[keyPath: field] = newValue } }
     }
 
     /// Keeps a strong ETag beside the partial file for the next resume's `If-Range`.

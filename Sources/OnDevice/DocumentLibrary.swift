@@ -122,6 +122,9 @@ public final class DocumentLibrary: Sendable {
         return out
     }
 
+    /// Documents in the index.
+    public var documentCount: Int { get async { await index.documentCount } }
+
     /// Passages in the index.
     public var passageCount: Int { get async { await index.chunkCount } }
 

@@ -48,18 +48,17 @@ public final class VoiceSession: Sendable {
         }
         let step = 16 * milliseconds
         let samples = clip.samples
+        let chunks = stride(from: 0, to: samples.count, by: step).map { Array(samples[$0..<min(samples.count, $0 + step)]) }
         guard realTime else {
             return AsyncStream { continuation in
-                for start in stride(from: 0, to: samples.count, by: step) {
-                    continuation.yield(Array(samples[start..<min(samples.count, start + step)]))
-                }
+                for chunk in chunks { continuation.yield(chunk) }
                 continuation.finish()
             }
         }
         return AsyncStream { continuation in
             let feeder = Task {
-                for start in stride(from: 0, to: samples.count, by: step) {
-                    continuation.yield(Array(samples[start..<min(samples.count, start + step)]))
+                for chunk in chunks {
+                    continuation.yield(chunk)
                     do { try await Task.sleep(for: .milliseconds(milliseconds)) } catch { break }
                 }
                 continuation.finish()

@@ -70,7 +70,7 @@ enum IndexCommand {
             try await library.add([LibraryDocument(id: file, text: text, metadata: metadata)])
             added += 1
         }
-        let documents = await library.documents().count
+        let documents = await library.documentCount
         let search = await library.vectorModel.map { "semantic (\($0))" } ?? "lexical BM25"
         print("indexed \(added) file\(added == 1 ? "" : "s")\(skipped > 0 ? " (\(skipped) not UTF-8 text, skipped)" : ""); "
               + "\(documents) documents, \(await library.passageCount) chunks; search: \(search)")

@@ -32,7 +32,7 @@ enum SearchCommand {
             let snippet = hit.text.replacingOccurrences(of: "\n", with: " ").prefix(160)
             print(String(format: "%2d. %.4f  %@#%ld\n    %@", i + 1, hit.score, hit.documentId, hit.ordinal, String(snippet)))
         }
-        if results.passages.isEmpty { print("no results (\(await library.documents().count) documents indexed)") }
+        if results.passages.isEmpty { print("no results (\(await library.documentCount) documents indexed)") }
     }
 
     /// The mode (semantic, lexical) and the ranking method (exact, approximate, bm25).
