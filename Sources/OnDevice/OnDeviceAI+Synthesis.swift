@@ -51,11 +51,16 @@ extension OnDeviceAI {
             do {
                 let lease = try await leaseModel(ResidentPiperVoice.self, modelId)
                 do {
+                    // The voice goes back before the consumer sees `finished`, so an op that has
+                    // returned holds nothing (as the text ops do).
+                    var finished: SpeechSynthesisEvent?
                     for try await event in lease.model.synthesizer.stream(text, options: engineOptions) {
                         try Task.checkCancellation()
-                        continuation.yield(Self.publicEvent(event))
+                        let outward = Self.publicEvent(event)
+                        if case .finished = outward { finished = outward } else { continuation.yield(outward) }
                     }
                     await lease.release()
+                    if let finished { continuation.yield(finished) }
                     continuation.finish()
                 } catch {
                     await lease.release()
