@@ -24,31 +24,19 @@ public struct AdapterInfo: Sendable, Equatable {
     }
 }
 
-/// Where a registered adapter is downloaded from.
-public enum AdapterSource: Sendable, Equatable {
-    /// A file of a Hugging Face repository (base URL from `HF_ENDPOINT`, token from `HF_TOKEN`).
-    case huggingFace(repo: String, revision: String = "main", file: String, sha256: String? = nil)
-    /// Any HTTP(S) URL; its sha256 is required because nothing else names the content.
-    case url(URL, sha256: String)
-}
-
 extension OnDeviceAI {
-    /// Registers adapter `id` for `baseModel` at `source` without downloading it; it is checked
-    /// against the base model when `downloadAdapter` fetches it.
+    /// Registers an adapter for `baseModel` at `source` without downloading it; it is checked
+    /// against the base model when `downloadAdapter` fetches it. Its id is `id`, or for Hugging
+    /// Face one made from the file's name.
     @discardableResult
-    public func registerAdapter(_ id: String, for baseModel: String, from source: AdapterSource) async throws -> AdapterInfo {
+    public func registerAdapter(_ id: String?, for baseModel: String, from source: AdapterSource) async throws -> AdapterInfo {
         let spec: PullSpec
-        do {
-            switch source {
-            case let .huggingFace(repo, revision, file, sha256):
-                spec = try PullSpec.parse("hf:\(repo)@\(revision)/\(file)", sha256: sha256, id: id)
-            case let .url(url, sha256):
-                spec = try PullSpec.parse(url.absoluteString, sha256: sha256, id: id)
-            }
-        } catch { throw OnDeviceError.invalidArgument("LoRA adapter '\(id)': \(error)") }
+        do { spec = try source.spec(id: id) } catch {
+            throw OnDeviceError.invalidArgument("LoRA adapter '\(id ?? "\(source)")': \(error)")
+        }
         let catalog = try await adapterCatalog()
-        try await adapterCall(id) { _ = try await catalog.register(spec, base: baseModel) }
-        return try await adapterInfo(id)
+        try await adapterCall(spec.id) { _ = try await catalog.register(spec, base: baseModel) }
+        return try await adapterInfo(spec.id)
     }
 
     /// The adapters in the catalog (installed or not), only those for `baseModel` when given.
@@ -74,12 +62,14 @@ extension OnDeviceAI {
     }
 
     /// Unloads adapter `id` from the resident text model and deletes its file (the registration
-    /// stays, so it can be downloaded again).
+    /// stays, so it can be downloaded again). Throws when nothing of it is on disk.
     public func removeAdapter(_ id: String) async throws {
         let info = try await adapterInfo(id)
         if let path = info.path { try await unloadAdapters([LoRA(path: path)]) }
         let catalog = try await adapterCatalog()
-        try await adapterCall(id) { _ = try await catalog.remove(id) }
+        var removed = false
+        try await adapterCall(id) { removed = try await catalog.remove(id) }
+        if !removed { throw OnDeviceError(store: .notInstalled(id: id)) }
     }
 
     private func adapterCatalog() async throws -> AdapterCatalog { AdapterCatalog(store: try await runtime().store) }

@@ -23,6 +23,57 @@ extension Capability {
             case .classify: .classify
             }
         }
+
+        init(_ op: Op) {
+            self = switch op {
+            case .generate: .generate
+            case .chat: .chat
+            case .summarize: .summarize
+            case .translate: .translate
+            case .proofread: .proofread
+            case .transcribe: .transcribe
+            case .vad: .detectSpeech
+            case .embed: .embed
+            case .search: .search
+            case .speak: .speak
+            case .faces: .detectFaces
+            case .classify: .classify
+            }
+        }
+
+        /// The short name `ondevice.json`, `ondevice prefetch --ops` and `ondevice capability`
+        /// use: the case's name, except `vad` for `detectSpeech` and `faces` for `detectFaces`.
+        public var name: String { op.rawValue }
+
+        /// The operation with that short name (nil for none).
+        public init?(name: String) {
+            guard let op = Op(rawValue: name) else { return nil }
+            self.init(op)
+        }
+
+        /// The catalog model the operation runs on when nothing else is configured.
+        public var defaultModel: String { op.defaultModelId }
+    }
+
+    /// Memory a loaded model takes, by part.
+    public struct MemoryEstimate: Sendable, Equatable {
+        public var weightBytes: Int
+        /// The KV cache at the configured context (0 for models without one).
+        public var cacheBytes: Int
+        /// Working buffers.
+        public var scratchBytes: Int
+        public var totalBytes: Int
+    }
+
+    /// The processor the answer holds for, and the kernel tier that runs on it.
+    public struct Processor: Sendable, Equatable {
+        /// `x86_64` or `arm64`.
+        public var architecture: String
+        public var cores: Int
+        /// The kernel tier dispatched on this CPU (`avx512`, `avx2`, `neon`, `scalar`).
+        public var kernels: String
+        /// The CPU features that tier uses.
+        public var flags: [String]
     }
 }
 
@@ -41,6 +92,19 @@ public struct Capability: Sendable, Equatable {
         case insufficientMemory(neededBytes: Int, budgetBytes: Int)
         /// This build cannot run it here, whatever is downloaded or freed.
         case unsupported(reason: String)
+
+        /// The name scripts match on: `ready`, `needs_download`, `downloading`,
+        /// `insufficient_storage`, `insufficient_memory` or `unsupported`.
+        public var name: String {
+            switch self {
+            case .ready: "ready"
+            case .needsDownload: "needs_download"
+            case .downloading: "downloading"
+            case .insufficientStorage: "insufficient_storage"
+            case .insufficientMemory: "insufficient_memory"
+            case .unsupported: "unsupported"
+            }
+        }
     }
 
     public var status: Status
@@ -53,6 +117,17 @@ public struct Capability: Sendable, Equatable {
     public var residentEstimateBytes: Int?
     public var estimateIsLowerBound: Bool
     public var memoryBudgetBytes: Int
+    /// The operation asked about; nil when the question named a model.
+    public var operation: Operation?
+    /// What the model does.
+    public var kind: ModelInfo.Kind
+    /// The resident estimate by part; nil when nothing is known of the model yet.
+    public var residentEstimate: MemoryEstimate?
+    /// The model is loaded now.
+    public var isResident: Bool
+    /// For `.downloading`: the download's progress, when it has reported any.
+    public var downloadProgress: DownloadProgress?
+    public var processor: Processor
 }
 
 extension OnDeviceAI {
@@ -84,6 +159,19 @@ extension OnDeviceAI {
         }
         return Capability(report)
     }
+
+    /// Whether model `id` (any kind in the catalog) can run now, answered without downloading or
+    /// loading anything. Text models are asked with this instance's context length and threads.
+    public func capability(model id: String) async throws -> Capability {
+        let runtime = try await runtime()
+        do {
+            return Capability(try await runtime.capability(modelId: id))
+        } catch .store(let error) {
+            throw OnDeviceError(store: error, model: id)
+        } catch {
+            throw OnDeviceError.modelUnavailable(model: id, reason: "\(error)")
+        }
+    }
 }
 
 extension Capability {
@@ -96,8 +184,15 @@ extension Capability {
         case let .insufficientMemory(needed, budget): .insufficientMemory(neededBytes: needed, budgetBytes: budget)
         case .unsupported(let reason): .unsupported(reason: reason)
         }
+        var progress: DownloadProgress?
+        if case .downloading(let p?) = r.status { progress = DownloadProgress(p) }
         self.init(status: status, model: r.modelId, downloadBytesRemaining: r.downloadBytesRemaining, freeDiskBytes: r.freeDiskBytes,
                   residentEstimateBytes: r.residentEstimateBytes, estimateIsLowerBound: r.estimateIsLowerBound,
-                  memoryBudgetBytes: r.memoryBudgetBytes)
+                  memoryBudgetBytes: r.memoryBudgetBytes, operation: r.op.map(Operation.init), kind: ModelInfo.Kind(rawValue: r.kind.rawValue) ?? .llm,
+                  residentEstimate: r.residentEstimate.map {
+                      MemoryEstimate(weightBytes: $0.weightBytes, cacheBytes: $0.cacheBytes, scratchBytes: $0.scratchBytes, totalBytes: $0.totalBytes)
+                  },
+                  isResident: r.isResident, downloadProgress: progress,
+                  processor: Processor(architecture: r.cpu.architecture, cores: r.cpu.cores, kernels: r.cpu.kernelPath, flags: r.cpu.notableFlags))
     }
 }

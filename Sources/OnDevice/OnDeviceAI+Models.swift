@@ -28,12 +28,6 @@ extension OnDeviceAI {
     @discardableResult
     public func prefetch(_ operations: [Capability.Operation],
                          progress: @escaping @Sendable (DownloadProgress) -> Void = { _ in }) async throws -> [String] {
-        let store = try await runtime().store
-        do {
-            return try await store.prefetch(ops: operations.map(\.op)) { progress(DownloadProgress($0)) }.map(\.id)
-        } catch {
-            throw OnDeviceError.modelUnavailable(model: operations.map(\.op).map(\.defaultModelId).joined(separator: ", "),
-                                                 reason: error.description)
-        }
+        try await modelLibrary().prefetch(PrefetchPlan(operations: operations), progress: progress).map(\.id)
     }
 }

@@ -47,6 +47,11 @@ public struct OnDeviceError: Error, Sendable, Equatable, CustomStringConvertible
         public static let toolCallLimitReached = Code("toolCallLimitReached")
         /// A LoRA adapter that cannot be read or does not fit the model.
         public static let adapterUnusable = Code("adapterUnusable")
+        /// A download failed: the network, the server, or files whose size or SHA-256 differ
+        /// from what was pinned.
+        public static let downloadFailed = Code("downloadFailed")
+        /// The model store's disk: no room, a file that cannot be read or written, a lock.
+        public static let storage = Code("storage")
     }
 
     public var code: Code
@@ -150,6 +155,26 @@ public struct OnDeviceError: Error, Sendable, Equatable, CustomStringConvertible
         var e = OnDeviceError(code: .adapterUnusable, message: "LoRA adapter '\(path)' cannot be used: \(reason)")
         (e.path, e.reason) = (path, reason)
         return e
+    }
+
+    /// A model store error as apps see it: the store's own words, a code by what went wrong,
+    /// and the store's typed error as the cause.
+    init(store error: StoreError, model: String? = nil) {
+        let code: Code = switch error {
+        case .unknownOp, .invalidModelId, .invalidPath, .unsupportedURL, .manifestInvalid: .invalidArgument
+        case .unknownModel, .notInstalled, .noHubEndpoint: .modelUnavailable
+        case .checksumMismatch, .sizeMismatch, .invalidHeader, .missingFile, .http, .connection, .stalled, .tooManyRedirects,
+             .badContentRange: .downloadFailed
+        case .cancelled: .cancelled
+        case .catalogMissingColumn, .catalogBadField, .catalogBadRow, .catalogConflict, .insufficientStorage, .io, .lockFailed: .storage
+        }
+        self.init(code: code, message: error.description, cause: error)
+        self.model = model
+        reason = error.description
+        switch error {
+        case .unknownModel(let id), .notInstalled(let id), .invalidModelId(let id): self.model = id
+        default: break
+        }
     }
 
     /// An engine error as apps see it, the engine's typed error kept as the cause.

@@ -1,7 +1,5 @@
 import Foundation
-import ModelStore
 import OnDevice
-import Runtime
 
 /// `ondevice capability OP|MODEL|all [--json]`: whether an op or model can run on this machine
 /// now, and why not. Answers without downloading or loading anything.
@@ -12,75 +10,78 @@ enum CapabilityCommand {
         let a = try Arguments(args, options: [], flags: ["json"])
         guard let target = a.positionals.first else { throw CLIError.missingArgument("OP, MODEL or all") }
         guard a.positionals.count == 1 else { throw CLIError.io("expected one OP or MODEL, got \(a.positionals.count)") }
-        var dependencies = RuntimeDependencies.complete()
-        dependencies.pressureProbe = nil  // a one-shot question needs no monitoring
-        let runtime = try await OnDeviceRuntime.make(dependencies)
-        var reports: [CapabilityReport] = []
+        let ai = OnDeviceAI()
+        var answers: [Capability] = []
         if target == "all" {
-            for op in ops { reports.append(try await runtime.capability(Op.named(op))) }
-            for entry in await runtime.store.catalog.entries { reports.append(try await runtime.capability(modelId: entry.id)) }
-        } else if let op = Op(rawValue: target) {
-            reports.append(try await runtime.capability(op))
+            for name in ops {
+                guard let operation = Capability.Operation(name: name) else { continue }
+                answers.append(try await ai.capability(operation))
+            }
+            for model in await try ai.modelLibrary().list() { answers.append(try await ai.capability(model: model.id)) }
+        } else if let operation = Capability.Operation(name: target) {
+            answers.append(try await ai.capability(operation))
         } else {
             do {
-                reports.append(try await runtime.capability(modelId: target))
-            } catch RuntimeError.store(.unknownModel), RuntimeError.store(.invalidModelId) {
+                answers.append(try await ai.capability(model: target))
+            } catch let error as OnDeviceError where error.code == .modelUnavailable || error.code == .invalidArgument {
                 throw CLIError.io("'\(target)' is neither an op (\(ops.joined(separator: ", "))) nor a catalog model id")
             }
         }
-        for report in reports {
-            if a.has("json") { try printJSON(json(report)) } else { print(text(report)) }
+        for answer in answers {
+            if a.has("json") { try printJSON(json(answer)) } else { print(text(answer)) }
         }
     }
 
-    static func text(_ r: CapabilityReport) -> String {
-        let subject = r.op.map { "\($0.rawValue) → \(r.modelId)" } ?? r.modelId
-        var lines = ["\(subject) (\(r.kind.rawValue)): \(describe(r.status))"]
-        var disk = "  download remaining \(ByteCount(r.downloadBytesRemaining))"
-        if let free = r.freeDiskBytes { disk += ", free disk \(ByteCount(free))" }
+    static func text(_ c: Capability) -> String {
+        let subject = c.operation.map { "\($0.name) → \(c.model)" } ?? c.model
+        var lines = ["\(subject) (\(c.kind.rawValue)): \(describe(c))"]
+        var disk = "  download remaining \(byteText(c.downloadBytesRemaining))"
+        if let free = c.freeDiskBytes { disk += ", free disk \(byteText(free))" }
         lines.append(disk)
-        if let e = r.residentEstimate {
-            let detail = r.estimateIsLowerBound ? "weight files only: a lower bound"
-                : "weights \(ByteCount(e.weightBytes)), KV cache \(ByteCount(e.cacheBytes)), scratch \(ByteCount(e.scratchBytes))"
-            lines.append("  resident estimate \(ByteCount(e.totalBytes)) (\(detail)) of a \(ByteCount(r.memoryBudgetBytes)) budget"
-                         + (r.isResident ? ", loaded now" : ""))
+        if let e = c.residentEstimate {
+            let detail = c.estimateIsLowerBound ? "weight files only: a lower bound"
+                : "weights \(byteText(e.weightBytes)), KV cache \(byteText(e.cacheBytes)), scratch \(byteText(e.scratchBytes))"
+            lines.append("  resident estimate \(byteText(e.totalBytes)) (\(detail)) of a \(byteText(c.memoryBudgetBytes)) budget"
+                         + (c.isResident ? ", loaded now" : ""))
         }
-        let flags = r.cpu.notableFlags.joined(separator: " ")
-        lines.append("  cpu \(r.cpu.architecture), \(r.cpu.cores) cores, \(r.cpu.kernelPath) kernels" + (flags.isEmpty ? "" : " (\(flags))"))
+        let cpu = c.processor, flags = cpu.flags.joined(separator: " ")
+        lines.append("  cpu \(cpu.architecture), \(cpu.cores) cores, \(cpu.kernels) kernels" + (flags.isEmpty ? "" : " (\(flags))"))
         return lines.joined(separator: "\n")
     }
 
-    static func describe(_ status: CapabilityStatus) -> String {
-        switch status {
+    static func describe(_ c: Capability) -> String {
+        switch c.status {
         case .ready: "ready"
-        case .needsDownload(let bytes): "needs download (\(ByteCount(bytes)))"
-        case .downloading(let p?):
-            "downloading (\(ByteCount(p.receivedBytes))" + (p.totalBytes.map { " of \(ByteCount($0))" } ?? "") + ")"
-        case .downloading(nil): "downloading"
-        case let .insufficientStorage(needed, free): "insufficient storage (needs \(ByteCount(needed)), \(ByteCount(free)) free)"
-        case let .insufficientMemory(needed, budget): "insufficient memory (needs \(ByteCount(needed)), budget \(ByteCount(budget)))"
+        case .needsDownload(let bytes): "needs download (\(byteText(bytes)))"
+        case .downloading(let received, let total):
+            c.downloadProgress == nil ? "downloading" : "downloading (\(byteText(received))" + (total.map { " of \(byteText($0))" } ?? "") + ")"
+        case let .insufficientStorage(needed, free): "insufficient storage (needs \(byteText(needed)), \(byteText(free)) free)"
+        case let .insufficientMemory(needed, budget): "insufficient memory (needs \(byteText(needed)), budget \(byteText(budget)))"
         case .unsupported(let reason): "unsupported: \(reason)"
         }
     }
 
-    static func json(_ r: CapabilityReport) -> [String: Any] {
+    static func json(_ c: Capability) -> [String: Any] {
         var o: [String: Any] = [
-            "status": r.status.name, "model": r.modelId, "kind": r.kind.rawValue,
-            "download_bytes_remaining": r.downloadBytesRemaining, "estimate_is_lower_bound": r.estimateIsLowerBound,
-            "memory_budget_bytes": r.memoryBudgetBytes, "resident": r.isResident,
-            "cpu": ["architecture": r.cpu.architecture, "cores": r.cpu.cores, "kernels": r.cpu.kernelPath, "flags": r.cpu.notableFlags],
+            "status": c.status.name, "model": c.model, "kind": c.kind.rawValue,
+            "download_bytes_remaining": c.downloadBytesRemaining, "estimate_is_lower_bound": c.estimateIsLowerBound,
+            "memory_budget_bytes": c.memoryBudgetBytes, "resident": c.isResident,
+            "cpu": ["architecture": c.processor.architecture, "cores": c.processor.cores, "kernels": c.processor.kernels,
+                    "flags": c.processor.flags],
         ]
-        if let op = r.op { o["op"] = op.rawValue }
-        if let free = r.freeDiskBytes { o["free_disk_bytes"] = free }
-        if let e = r.residentEstimate {
+        if let operation = c.operation { o["op"] = operation.name }
+        if let free = c.freeDiskBytes { o["free_disk_bytes"] = free }
+        if let e = c.residentEstimate {
             o["resident_estimate_bytes"] = e.totalBytes
             o["resident_estimate"] = ["weights": e.weightBytes, "kv_cache": e.cacheBytes, "scratch": e.scratchBytes]
         }
-        switch r.status {
+        switch c.status {
         case .ready: break
         case .needsDownload(let bytes): o["needed_bytes"] = bytes
-        case .downloading(let p):
-            if let p { o["progress"] = ["received_bytes": p.receivedBytes, "total_bytes": p.totalBytes as Any, "bytes_per_second": p.bytesPerSecond] }
+        case .downloading:
+            if let p = c.downloadProgress {
+                o["progress"] = ["received_bytes": p.receivedBytes, "total_bytes": p.totalBytes as Any, "bytes_per_second": p.bytesPerSecond]
+            }
         case let .insufficientStorage(needed, free):
             o["needed_bytes"] = needed
             o["free_bytes"] = free

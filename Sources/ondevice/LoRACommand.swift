@@ -1,11 +1,10 @@
 import Foundation
-import ModelStore
-import Runtime
+import OnDevice
 
 /// `ondevice lora list|import|rm`: LoRA adapters in the model store. An adapter is an artifact
 /// like a model (id, file, size, sha256, same install and verify rules) whose entry also names
-/// the base model it was checked against; `--lora ID` then finds it by id. The lifecycle itself
-/// is the runtime's `AdapterCatalog`, which the SDK uses too.
+/// the base model it was checked against; `--lora ID` then finds it by id. The lifecycle is the
+/// public API's (`OnDeviceAI.importAdapter`, `downloadAdapter`, `removeAdapter`).
 enum LoRACommand {
     static let subcommands = "list, pull, import, rm"
 
@@ -25,15 +24,16 @@ enum LoRACommand {
     static func list(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["base"], flags: ["json"])
         try ModelsCommand.noPositionals(a)
-        let adapters = await AdapterCatalog(store: try ModelStore()).adapters(for: a.string("base"))
+        let base = a.string("base")
+        let adapters = await try OnDeviceAI().modelLibrary().list().filter { $0.kind == .lora && (base == nil || $0.baseModel == base) }
         if a.has("json") {
             try printJSON(["adapters": adapters.map(json)])
             return
         }
         var rows = [["ID", "BASE", "STATE", "SIZE", "SHA256"]]
         for m in adapters {
-            rows.append([m.entry.id, m.entry.baseModel ?? "?", m.state.rawValue,
-                         byteText(m.entry.totalBytes ?? m.bytesOnDisk), String((m.entry.files.first?.sha256 ?? "?").prefix(16))])
+            rows.append([m.id, m.baseModel ?? "?", m.state.rawValue,
+                         byteText(m.totalBytes ?? m.bytesOnDisk), String((m.files.first?.sha256 ?? "?").prefix(16))])
         }
         ModelsCommand.printTable(rows)
     }
@@ -46,12 +46,13 @@ enum LoRACommand {
         guard a.positionals.count == 1 else { throw CLIError.io("unexpected argument '\(a.positionals[1])'") }
         let id = try a.require("id"), base = try a.require("base")
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let store = try ModelStore()
-        let installed = try await AdapterCatalog(store: store).importAdapter(at: absolute, id: id, base: base)
+        let ai = OnDeviceAI()
+        try await ai.importAdapter(at: absolute, id: id, for: base)
+        let installed = try await ai.modelLibrary().info(id)
         if a.has("json") {
-            try printJSON(json(try await store.get(id)))
+            try printJSON(json(installed))
         } else {
-            print("imported LoRA \(id) for \(base) (\(byteText(installed.entry.knownBytes)), sha256 \(installed.entry.files.first?.sha256 ?? "?")) at \(installed.directory)")
+            print("imported LoRA \(id) for \(base) (\(byteText(installed.knownBytes)), sha256 \(installed.files.first?.sha256 ?? "?")) at \(installed.directory)")
         }
     }
 
@@ -68,19 +69,19 @@ enum LoRACommand {
     static func remove(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: [], flags: ["json"])
         guard !a.positionals.isEmpty else { throw CLIError.missingArgument("ID") }
-        let adapters = AdapterCatalog(store: try ModelStore())
+        let ai = OnDeviceAI()
         var removed: [String] = []
         for id in a.positionals {
-            guard try await adapters.remove(id) else { throw StoreError.notInstalled(id: id) }
+            try await ai.removeAdapter(id)
             removed.append(id)
             if !a.has("json") { print("removed \(id)") }
         }
         if a.has("json") { try printJSON(["removed": removed]) }
     }
 
-    static func json(_ m: ModelStatus) -> [String: Any] {
-        let file = m.entry.files.first
-        return ["id": m.entry.id, "base_model": m.entry.baseModel ?? NSNull(), "state": m.state.rawValue,
+    static func json(_ m: ModelInfo) -> [String: Any] {
+        let file = m.files.first
+        return ["id": m.id, "base_model": m.baseModel ?? NSNull(), "state": m.state.rawValue,
                 "file": file?.name ?? NSNull(), "bytes": file?.bytes.map { Int($0) } ?? NSNull(),
                 "sha256": file?.sha256 ?? NSNull(), "directory": m.directory]
     }

@@ -1,7 +1,5 @@
 import Foundation
-import ModelStore
 import OnDevice
-import TextGeneration
 
 /// Options every model-running command accepts.
 enum RuntimeOptions {
@@ -32,18 +30,6 @@ extension TextMetrics {
             "prompt_tokens": promptTokens, "reused_prompt_tokens": cachedPromptTokens,
             "completion_tokens": completionTokens, "time_to_first_token": timeToFirstToken,
             "prompt_tokens_per_second": promptTokensPerSecond, "generation_tokens_per_second": tokensPerSecond,
-            "finish_reason": finishReason.rawValue,
-        ]
-    }
-}
-
-extension GenerationMetrics {
-    var json: [String: Any] {
-        [
-            "prompt_tokens": promptTokens, "reused_prompt_tokens": reusedPromptTokens,
-            "completion_tokens": completionTokens, "time_to_first_token": timeToFirstToken,
-            "prompt_tokens_per_second": promptTokensPerSecond,
-            "generation_tokens_per_second": generationTokensPerSecond,
             "finish_reason": finishReason.rawValue,
         ]
     }

@@ -1,6 +1,5 @@
 import Foundation
-import Runtime
-import ModelStore
+import OnDevice
 
 extension ModelsCommand {
     /// `pull ID | hf:OWNER/REPO[@REVISION]/FILE [--sha256 HEX] [--id ID] | URL --sha256 HEX --id ID`.
@@ -21,26 +20,42 @@ extension ModelsCommand {
             _ = try a.require("sha256")
             _ = try a.require("id")
         }
-        let spec = try PullSpec.parse(text, sha256: a.string("sha256"), id: a.string("id"))
+        let source = try DownloadSource(text, sha256: a.string("sha256"))
         let base = a.string("base")
         let kind = try parseKind(a.string("kind"))
         if base != nil, kind != nil, kind != .lora { throw CLIError.io("--base names the model a LoRA adapter is for; it needs --kind lora") }
-        let store = try ModelStore()
-        let adapters = AdapterCatalog(store: store)
-        let id = if let base { try await adapters.register(spec, base: base) } else { try await register(spec, kind: kind, in: store) }
+        let ai = OnDeviceAI()
+        let library = try await ai.modelLibrary()
         let json = a.has("json")
-        let bar = ProgressBar(label: id)
-        let progress: @Sendable (PullProgress) -> Void = { progress in
+        let bar = ProgressBar()
+        let progress: @Sendable (DownloadProgress) -> Void = { progress in
             if json { printJSONLine(progress.json) } else { bar.update(progress) }
         }
-        let model = if base != nil { try await adapters.pull(id, progress: progress) } else { try await store.pull(id, progress: progress) }
+        let model: ModelInfo
+        if let base {
+            let id: String
+            if let source {
+                id = try await ai.registerAdapter(a.string("id"), for: base, from: source).id
+            } else {
+                let registered = try await ai.adapters().first { $0.id == text }
+                guard registered?.baseModel == base else {
+                    throw CLIError.io("'\(text)' is not a LoRA adapter registered for '\(base)'; give its hf: spec or URL")
+                }
+                id = text
+            }
+            try await ai.downloadAdapter(id, progress: progress)
+            model = try await library.info(id)
+        } else {
+            let id = if let source { try await library.register(source, id: a.string("id"), kind: kind) } else { text }
+            model = try await library.download(id, progress: progress)
+        }
         bar.finish()
         if json {
-            var object = model.json
+            var object = model.entryJSON
             object["event"] = "installed"
             try printJSON(object)
         } else {
-            print("installed \(model.id) (\(byteText(model.entry.knownBytes))) at \(model.directory)")
+            print("installed \(model.id) (\(byteText(model.knownBytes))) at \(model.directory)")
         }
     }
 
@@ -62,45 +77,21 @@ extension ModelsCommand {
             id = try a.require("id")
         }
         let kind = try parseKind(a.string("kind"))
-        let store = try ModelStore()
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let model = try await store.importModel(id: id, from: absolute, kind: kind)
+        let model = try await OnDeviceAI().modelLibrary().importModel(at: absolute, id: id, kind: kind)
         if a.has("json") {
-            try printJSON(model.json)
+            try printJSON(model.entryJSON)
         } else {
-            let verified = Catalog.isPinned(id) ? ", verified against the catalog" : ""
-            print("imported \(model.id) (\(model.entry.files.count) files, \(byteText(model.entry.knownBytes))\(verified)) at \(model.directory)")
+            let verified = model.isPinned ? ", verified against the catalog" : ""
+            print("imported \(model.id) (\(model.files.count) files, \(byteText(model.knownBytes))\(verified)) at \(model.directory)")
         }
     }
 
-    /// The id to pull for `spec`, registering a custom model unless the same registration exists
-    /// (re-registering would forget the sizes and digests an earlier pull pinned).
-    private static func register(_ spec: PullSpec, kind: ModelKind?, in store: ModelStore) async throws -> String {
-        let existing: CatalogEntry?
-        switch spec {
-        case .catalog:
-            return try await store.register(spec)
-        case .huggingFace(let id, let repo, let revision, let file, let sha256):
-            existing = try? await store.catalog.entry(id: id)
-            if let e = existing, e.source == .huggingFace(repo: repo, revision: revision), e.files.count == 1,
-               e.files[0].sourcePath == file, sha256 == nil || e.files[0].sha256 == sha256, kind == nil || e.kind == kind {
-                return id
-            }
-        case .url(let id, let url, let sha256):
-            existing = try? await store.catalog.entry(id: id)
-            if let e = existing, e.source == .url, e.files.count == 1, e.files[0].sourcePath == url.absoluteString,
-               e.files[0].sha256 == sha256, kind == nil || e.kind == kind {
-                return id
-            }
-        }
-        return try await store.register(spec, kind: kind ?? .llm)
-    }
-
-    static func parseKind(_ text: String?) throws -> ModelKind? {
+    static func parseKind(_ text: String?) throws -> ModelInfo.Kind? {
         guard let text else { return nil }
-        guard let kind = ModelKind(rawValue: text) else {
+        guard let kind = ModelInfo.Kind(rawValue: text) else {
             throw CLIError.invalidValue(option: "--kind", value: text,
-                                        expected: "one of " + ModelKind.allCases.map(\.rawValue).joined(separator: ", "))
+                                        expected: "one of " + ModelInfo.Kind.allCases.map(\.rawValue).joined(separator: ", "))
         }
         return kind
     }

@@ -1,6 +1,5 @@
 import Foundation
-import Runtime
-import ModelStore
+import OnDevice
 
 /// `ondevice models list|pull|rm|info|import|du`: the model store from the command line. Every
 /// subcommand takes `--json` for scripts; errors are one line and a non-zero exit (main.swift).
@@ -25,19 +24,19 @@ enum ModelsCommand {
     static func list(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: [], flags: ["json", "installed"])
         try noPositionals(a)
-        let store = try ModelStore()
-        var models = await store.list()
+        let library = try await OnDeviceAI().modelLibrary()
+        var models = await library.list()
         if a.has("installed") { models = models.filter { $0.state == .installed } }
         if a.has("json") {
-            try printJSON(["root": store.layout.root, "models": models.map(\.json)])
+            try printJSON(["root": library.root, "models": models.map(\.json)])
             return
         }
         var rows = [["ID", "KIND", "STATE", "SIZE", "SOURCE"]]
         for m in models {
             let size = m.state == .partial
-                ? "\(byteText(m.bytesOnDisk)) of \(byteText(m.entry.totalBytes))"
-                : byteText(m.entry.totalBytes ?? (m.state == .installed ? m.bytesOnDisk : nil))
-            rows.append([m.entry.id, m.entry.kind.rawValue, m.state.rawValue, size, m.entry.source.text])
+                ? "\(byteText(m.bytesOnDisk)) of \(byteText(m.totalBytes))"
+                : byteText(m.totalBytes ?? (m.state == .installed ? m.bytesOnDisk : nil))
+            rows.append([m.id, m.kind.rawValue, m.state.rawValue, size, m.source.text])
         }
         printTable(rows)
     }
@@ -47,10 +46,10 @@ enum ModelsCommand {
     static func remove(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: [], flags: ["json"])
         guard !a.positionals.isEmpty else { throw CLIError.missingArgument("ID") }
-        let store = try ModelStore()
+        let library = try await OnDeviceAI().modelLibrary()
         var removed = [String]()
         for id in a.positionals {
-            guard try await store.delete(id) else { throw StoreError.notInstalled(id: id) }
+            try await library.remove(id)
             removed.append(id)
             if !a.has("json") { print("removed \(id)") }
         }
@@ -61,22 +60,21 @@ enum ModelsCommand {
     static func diskUsage(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: [], flags: ["json"])
         try noPositionals(a)
-        let store = try ModelStore()
-        let report = await store.storage()
+        let report = await try OnDeviceAI().modelLibrary().storage()
         if a.has("json") {
             try printJSON([
-                "root": store.layout.root, "total_bytes": report.totalBytes, "free_bytes": report.freeBytes ?? NSNull(),
-                "models": report.models.map { ["id": $0.entry.id, "state": $0.state.rawValue, "bytes": $0.bytesOnDisk,
+                "root": report.root, "total_bytes": report.totalBytes, "free_bytes": report.freeBytes ?? NSNull(),
+                "models": report.models.map { ["id": $0.id, "state": $0.state.rawValue, "bytes": $0.bytesOnDisk,
                                                "last_used": $0.lastUsed.map { $0.timeIntervalSince1970 } ?? NSNull()] as [String: Any] },
             ])
             return
         }
         var rows = [["ID", "STATE", "SIZE", "LAST USED"]]
         for m in report.models {
-            rows.append([m.entry.id, m.state.rawValue, byteText(m.bytesOnDisk), m.lastUsed.map(timeText) ?? "never"])
+            rows.append([m.id, m.state.rawValue, byteText(m.bytesOnDisk), m.lastUsed.map(timeText) ?? "never"])
         }
         printTable(rows)
-        print("total \(byteText(report.totalBytes)), free \(byteText(report.freeBytes)) (\(store.layout.root))")
+        print("total \(byteText(report.totalBytes)), free \(byteText(report.freeBytes)) (\(report.root))")
     }
 
     static func noPositionals(_ a: Arguments) throws {

@@ -1,5 +1,5 @@
 import Foundation
-import ModelStore
+import OnDevice
 import Platform
 
 /// A one-line download progress bar on stderr, drawn only when stderr is a terminal. Labelled
@@ -13,11 +13,11 @@ final class ProgressBar: Sendable {
 
     init(label: String? = nil) { self.label = label }
 
-    func update(_ p: PullProgress) {
+    func update(_ p: DownloadProgress) {
         guard enabled else { return }
         let newLine = currentId.withLock { current in
-            defer { current = p.id }
-            return current != nil && current != p.id
+            defer { current = p.model }
+            return current != nil && current != p.model
         }
         let fraction = p.totalBytes.map { $0 > 0 ? min(1, Double(p.receivedBytes) / Double($0)) : 0 }
         let width = 30
@@ -27,7 +27,7 @@ final class ProgressBar: Sendable {
         let amount = p.totalBytes.map { String(format: "%.1f/%.1f MiB", Double(p.receivedBytes) / 1_048_576, Double($0) / 1_048_576) }
             ?? String(format: "%.1f MiB", Double(p.receivedBytes) / 1_048_576)
         let eta = p.etaSeconds.map { String(format: " ETA %.0fs", $0) } ?? ""
-        let line = String(format: "%@\r%@ %@ %@ %@ %.1f MiB/s%@\u{1B}[K", newLine ? "\n" : "", label ?? p.id, bar, percent,
+        let line = String(format: "%@\r%@ %@ %@ %@ %.1f MiB/s%@\u{1B}[K", newLine ? "\n" : "", label ?? p.model, bar, percent,
                           amount, p.bytesPerSecond / 1_048_576, eta)
         FileHandle.standardError.write(Data(line.utf8))
     }

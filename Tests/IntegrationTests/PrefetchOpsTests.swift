@@ -58,7 +58,7 @@ import TestSupport
             try await ai.prefetch([.detectSpeech])
             Issue.record("a corrupted model was installed")
         } catch let error as OnDeviceError {
-            guard error.code == .modelUnavailable, let reason = error.reason else { Issue.record("wrong error \(error)"); return }
+            guard error.code == .downloadFailed, let reason = error.reason else { Issue.record("wrong error \(error)"); return }
             #expect(error.model == "silero-vad-v6")
             #expect(reason.contains("sha256") || reason.contains("checksum"), "\(reason)")
         }

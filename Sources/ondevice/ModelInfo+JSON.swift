@@ -1,11 +1,10 @@
 import Foundation
-import ModelStore
-import Runtime
+import OnDevice
 
 // The JSON shapes `ondevice models … --json` and `ondevice prefetch --json` print: snake_case
 // keys, sizes in bytes, times in seconds since 1970, absent values as null.
 
-extension ModelSource {
+extension ModelInfo.Source {
     var json: [String: Any] {
         switch self {
         case .huggingFace(let repo, let revision): return ["type": "huggingface", "repo": repo, "revision": revision]
@@ -24,49 +23,45 @@ extension ModelSource {
     }
 }
 
-extension CatalogEntry {
-    /// Sum of the file sizes, or nil while any is unknown (a custom model not pulled yet).
-    var totalBytes: Int64? { files.allSatisfy { $0.bytes != nil } ? knownBytes : nil }
-
-    var json: [String: Any] {
+extension ModelInfo {
+    /// The catalog entry: identity, source and files.
+    var entryJSON: [String: Any] {
         var object: [String: Any] = [
             "id": id, "kind": kind.rawValue, "license": license, "source": source.json,
-            "pinned": Catalog.isPinned(id), "total_bytes": totalBytes ?? NSNull(),
+            "pinned": isPinned, "total_bytes": totalBytes ?? NSNull(),
             "files": files.map { file -> [String: Any] in
-                ["name": file.name, "bytes": file.bytes ?? NSNull(), "sha256": file.sha256 ?? NSNull(),
-                 "source_path": file.sourcePath]
+                ["name": file.name, "bytes": file.bytes ?? NSNull(), "sha256": file.sha256 ?? NSNull(), "source_path": file.sourcePath]
             },
+            "directory": directory,
         ]
         if kind == .lora { object["base_model"] = baseModel ?? NSNull() }
         return object
     }
-}
 
-extension ModelStatus {
+    /// The entry with where it stands here.
     var json: [String: Any] {
-        var object = entry.json
+        var object = entryJSON
         object["state"] = state.rawValue
         object["bytes_on_disk"] = bytesOnDisk
         object["last_used"] = lastUsed.map { $0.timeIntervalSince1970 } ?? NSNull()
-        object["directory"] = directory
         return object
     }
 }
 
-extension InstalledModel {
+extension DownloadProgress {
     var json: [String: Any] {
-        var object = entry.json
-        object["directory"] = directory
-        return object
-    }
-}
-
-extension PullProgress {
-    var json: [String: Any] {
-        ["event": "progress", "id": id, "received_bytes": receivedBytes, "total_bytes": totalBytes ?? NSNull(),
+        ["event": "progress", "id": model, "received_bytes": receivedBytes, "total_bytes": totalBytes ?? NSNull(),
          "bytes_per_second": bytesPerSecond, "eta_seconds": etaSeconds ?? NSNull()]
     }
 }
 
-/// Binary-unit text for a byte count ("?" when unknown), via the runtime's `ByteCount`.
-func byteText(_ bytes: Int64?) -> String { bytes.map { ByteCount($0).description } ?? "?" }
+/// Binary-unit text for a byte count ("?" when unknown): `512 B`, `1.5 KiB`, `97.8 MiB`.
+func byteText(_ bytes: Int64?) -> String {
+    guard let bytes else { return "?" }
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+    var value = Double(bytes), unit = 0
+    while abs(value) >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+    return unit == 0 ? "\(bytes) B" : String(format: "%.1f", value) + " " + units[unit]
+}
+
+func byteText(_ bytes: Int) -> String { byteText(Int64(bytes)) }
