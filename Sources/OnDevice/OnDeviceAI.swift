@@ -171,13 +171,19 @@ public final class OnDeviceAI: Sendable {
     /// generation (tokenizing, describing the model).
     func withTextSession<T: Sendable>(model: String?, owner: UInt64? = nil,
                                       _ body: @escaping @Sendable (Session) throws -> T) async throws -> T {
+        try await withTextSession(model: model, owner: owner) { _, session in try body(session) }
+    }
+
+    /// `withTextSession` whose body also sees the lease (its resident model's adapter cache).
+    func withTextSession<T: Sendable>(model: String?, owner: UInt64? = nil,
+                                      _ body: @escaping @Sendable (TextGenerationLease, Session) throws -> T) async throws -> T {
         let reference = model ?? configuration.textModelId(for: .chat)
         let lease: TextGenerationLease
         do { lease = try await runtime().textGeneration.lease(model: model) } catch let error as RuntimeError {
             throw OnDeviceError.modelUnavailable(model: reference, reason: String(describing: error))
         }
         do {
-            let value = try await ComputeThread.run(name: "ondevice.text") { _ in try lease.withSession(owner: owner, body) }
+            let value = try await ComputeThread.run(name: "ondevice.text") { _ in try lease.withSession(owner: owner) { try body(lease, $0) } }
             await lease.release()
             return value
         } catch {

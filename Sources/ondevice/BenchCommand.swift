@@ -1,70 +1,76 @@
 import Foundation
-import TextGeneration
+import OnDevice
 
 /// `ondevice bench`: prompt and generation tokens/s, printed with the model, quantization,
-/// size and threads, like llama.cpp's `llama-bench` (pp512 / tg128).
+/// size and threads, like llama.cpp's `llama-bench` (pp512 / tg128), through the public API's
+/// `TextModel.benchmark`.
 enum BenchCommand {
     static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["model", "threads", "prompt-tokens", "gen-tokens", "repetitions", "lora"], flags: ["json"])
-        let path = try await ModelLocator.path(for: try a.require("model"))
-        let model = try LanguageModel(path: path)
-        var bench = LLMBenchmark(threads: try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount)
-        bench.promptTokens = try a.int("prompt-tokens") ?? 512
-        bench.generationTokens = try a.int("gen-tokens") ?? 128
-        bench.repetitions = try a.int("repetitions") ?? 5
-        guard bench.threads > 0, bench.promptTokens > 0, bench.generationTokens > 0, bench.repetitions > 0 else {
+        let argument = try a.require("model")
+        let path = try await ModelLocator.path(for: argument)
+        var configuration = OnDeviceAI.Configuration()
+        configuration.threads = try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount
+        let ai = OnDeviceAI(configuration: configuration)
+        let model = ai.textModel(try await ModelLocator.reference(for: argument))
+        let promptTokens = try a.int("prompt-tokens") ?? 512, generationTokens = try a.int("gen-tokens") ?? 128
+        let repetitions = try a.int("repetitions") ?? 5
+        guard configuration.threads ?? 0 > 0, promptTokens > 0, generationTokens > 0, repetitions > 0 else {
             throw CLIError.io("--threads, --prompt-tokens, --gen-tokens and --repetitions must be positive")
         }
-        let report = try bench.run(model: model)
+        let report = try await model.benchmark(promptTokens: promptTokens, generationTokens: generationTokens, repetitions: repetitions)
         // With --lora the same figures again with the adapters applied: their cost, side by side.
-        let adapters = try await LoRAArgument.all(a, model: model)
-        var withLoRA: LLMBenchmark.Report?
-        if !adapters.isEmpty {
-            var b = bench
-            b.adapters = adapters.map(\.scaled)
-            withLoRA = try b.run(model: model)
+        let choices = try await LoRAChoice.all(a)
+        var withLoRA: TextBenchmark?
+        var loaded: [LoadedAdapter] = []
+        if !choices.isEmpty {
+            withLoRA = try await model.benchmark(promptTokens: promptTokens, generationTokens: generationTokens, repetitions: repetitions,
+                                                 adapters: choices.map(\.lora))
+            loaded = try await ai.loadedAdapters()
         }
+        let info = try await model.info()
         let name = URL(fileURLWithPath: path).lastPathComponent
-        let sizeMiB = Double(model.weightBytes) / 1_048_576
-        let loraLabel = adapters.map { "\($0.adapter.name) r\($0.adapter.maxRank) x\($0.scale)" }.joined(separator: ", ")
+        let sizeMiB = Double(info.weightBytes) / 1_048_576
+        let applied = choices.map { choice in (choice, loaded.first { $0.path == choice.path }) }
+        let loraLabel = applied.map { choice, adapter in
+            "\(adapter?.name ?? choice.source) r\(adapter?.rank ?? 0) x\(choice.scale)"
+        }.joined(separator: ", ")
         if a.has("json") {
             var lora: [String: Any] = [:]
             if let withLoRA {
-                lora = ["adapters": adapters.map(\.json),
-                        "prompt_tokens_per_second": withLoRA.prompt.mean, "prompt_tokens_per_second_stddev": withLoRA.prompt.stddev,
+                lora = ["adapters": applied.map { $0.json($1) },
+                        "prompt_tokens_per_second": withLoRA.prompt.mean, "prompt_tokens_per_second_stddev": withLoRA.prompt.standardDeviation,
                         "generation_tokens_per_second": withLoRA.generation.mean,
-                        "generation_tokens_per_second_stddev": withLoRA.generation.stddev]
+                        "generation_tokens_per_second_stddev": withLoRA.generation.standardDeviation]
             }
             try printJSON([
                 "lora": lora.isEmpty ? NSNull() : lora as Any,
-                "model": name, "architecture": model.config.architecture.rawValue, "quantization": model.quantization,
-                "size_bytes": model.weightBytes, "threads": bench.threads, "repetitions": bench.repetitions,
-                "prompt_tokens": bench.promptTokens, "generation_tokens": bench.generationTokens,
-                "prompt_tokens_per_second": report.prompt.mean, "prompt_tokens_per_second_stddev": report.prompt.stddev,
+                "model": name, "architecture": info.architecture, "quantization": info.quantization,
+                "size_bytes": info.weightBytes, "threads": report.threads, "repetitions": repetitions,
+                "prompt_tokens": promptTokens, "generation_tokens": generationTokens,
+                "prompt_tokens_per_second": report.prompt.mean, "prompt_tokens_per_second_stddev": report.prompt.standardDeviation,
                 "generation_tokens_per_second": report.generation.mean,
-                "generation_tokens_per_second_stddev": report.generation.stddev,
+                "generation_tokens_per_second_stddev": report.generation.standardDeviation,
                 "cpu": CPUInfo.summary, "kernel_tier": report.kernelTier,
-                "pool": ["split_jobs": report.pool.split, "stalls": report.pool.stalls, "alone_jobs": report.pool.alone],
+                "pool": ["split_jobs": report.threadActivity.splitJobs, "stalls": report.threadActivity.stalls,
+                         "alone_jobs": report.threadActivity.aloneJobs],
             ])
             return
         }
         print("| model | arch | quant | size | threads | test | t/s |")
         print("| --- | --- | --- | ---: | ---: | --- | ---: |")
-        for (test, f) in [("pp\(bench.promptTokens)", report.prompt), ("tg\(bench.generationTokens)", report.generation)] {
-            print(String(format: "| %@ | %@ | %@ | %.1f MiB | %d | %@ | %.2f ± %.2f |", name, model.config.architecture.rawValue,
-                         model.quantization, sizeMiB, bench.threads, test, f.mean, f.stddev))
+        var rows = [("pp\(promptTokens)", report.prompt), ("tg\(generationTokens)", report.generation)]
+        if let withLoRA { rows += [("pp\(promptTokens)+lora", withLoRA.prompt), ("tg\(generationTokens)+lora", withLoRA.generation)] }
+        for (test, f) in rows {
+            print(String(format: "| %@ | %@ | %@ | %.1f MiB | %d | %@ | %.2f ± %.2f |", name, info.architecture,
+                         info.quantization, sizeMiB, report.threads, test, f.mean, f.standardDeviation))
         }
-        if let withLoRA {
-            for (test, f) in [("pp\(bench.promptTokens)+lora", withLoRA.prompt), ("tg\(bench.generationTokens)+lora", withLoRA.generation)] {
-                print(String(format: "| %@ | %@ | %@ | %.1f MiB | %d | %@ | %.2f ± %.2f |", name, model.config.architecture.rawValue,
-                             model.quantization, sizeMiB, bench.threads, test, f.mean, f.stddev))
-            }
-            print("lora: \(loraLabel)")
-        }
-        print("cpu: \(CPUInfo.summary), kernels: \(report.kernelTier), repetitions: \(bench.repetitions)")
-        if report.pool.stalls > 0 {
-            print("pool: \(report.pool.stalls) of \(report.pool.split) split jobs stalled on a preempted worker, "
-                  + "\(report.pool.alone) ran on one thread meanwhile: other work had the cores")
+        if withLoRA != nil { print("lora: \(loraLabel)") }
+        print("cpu: \(CPUInfo.summary), kernels: \(report.kernelTier), repetitions: \(repetitions)")
+        let activity = report.threadActivity
+        if activity.stalls > 0 {
+            print("pool: \(activity.stalls) of \(activity.splitJobs) split jobs stalled on a preempted worker, "
+                  + "\(activity.aloneJobs) ran on one thread meanwhile: other work had the cores")
         }
     }
 }

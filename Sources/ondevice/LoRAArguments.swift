@@ -1,29 +1,20 @@
 import Foundation
-import Models
 import OnDevice
-import TextGeneration
 
 /// `--lora FILE|ID[:SCALE]` (repeatable): LoRA adapters for `generate`, `chat` and `bench`.
 /// FILE is a GGUF LoRA adapter; ID an adapter installed in the model store (`ondevice lora
-/// import`); SCALE defaults to 1. Several adapters add their deltas.
-struct LoRAArgument {
-    /// What the user wrote before the scale.
+/// import`); SCALE defaults to 1. Several adapters add their deltas. The public API loads and
+/// checks each against the model with the request.
+struct LoRAChoice {
     var source: String
     var path: String
     var scale: Float
-    var adapter: LoRAAdapter
 
-    /// Every `--lora` of `a`, resolved and loaded for `model` (a mismatched adapter fails here).
-    static func all(_ a: Arguments, model: LanguageModel) async throws -> [LoRAArgument] {
-        var out: [LoRAArgument] = []
+    static func all(_ a: Arguments) async throws -> [LoRAChoice] {
+        var out: [LoRAChoice] = []
         for value in a.all("lora") {
             let (source, scale) = try split(value)
-            let path = try await ModelLocator.path(for: source)
-            do {
-                out.append(LoRAArgument(source: source, path: path, scale: scale, adapter: try model.loadAdapter(path: path)))
-            } catch {
-                throw CLIError.io("LoRA adapter '\(source)': \(error)")
-            }
+            out.append(LoRAChoice(source: source, path: try await ModelLocator.path(for: source), scale: scale))
         }
         return out
     }
@@ -37,31 +28,6 @@ struct LoRAArgument {
             throw CLIError.invalidValue(option: "--lora", value: value, expected: "FILE|ID[:SCALE] with a numeric SCALE")
         }
         return (String(value[..<colon]), scale)
-    }
-
-    var scaled: ScaledAdapter { ScaledAdapter(adapter, scale: scale) }
-
-    /// What `--json` reports about an applied adapter.
-    var json: [String: Any] {
-        ["source": source, "path": path, "name": adapter.name, "scale": Double(scale), "alpha": Double(adapter.alpha),
-         "rank": adapter.maxRank, "matrices": adapter.pairCount]
-    }
-}
-
-/// `--lora FILE|ID[:SCALE]` for the commands that run through the public API, which loads and
-/// checks the adapter against the model with the request.
-struct LoRAChoice {
-    var source: String
-    var path: String
-    var scale: Float
-
-    static func all(_ a: Arguments) async throws -> [LoRAChoice] {
-        var out: [LoRAChoice] = []
-        for value in a.all("lora") {
-            let (source, scale) = try LoRAArgument.split(value)
-            out.append(LoRAChoice(source: source, path: try await ModelLocator.path(for: source), scale: scale))
-        }
-        return out
     }
 
     var lora: LoRA { LoRA(path: path, scale: scale) }
