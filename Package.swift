@@ -45,11 +45,14 @@ let package = Package(
         .target(name: "Runtime", dependencies: ["Platform", "CKernels", "Kernels", "Speech", "TextGeneration", "StructuredOutput", "EngineSupport", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Phonemes"]),
         .target(name: "Retrieval", dependencies: ["Platform", "EngineSupport", "Models", "Tokenizers", "Formats", "Kernels", "CKernels", "Tensor", "ModelStore"]),
         .target(name: "OnDevice", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "EngineSupport", "Runtime", "Retrieval", "Audio", "ModelStore", "Models", "Tokenizers", "Formats", "Tensor", "Photos"]),
-        .executableTarget(name: "ondevice", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Audio", "Models", "ModelStore", "Tokenizers", "Formats", "Server", "Photos", "Imaging"]),
+        .executableTarget(name: "ondevice", dependencies: ["Platform", "CLISupport", "OnDevice", "Server"]),
+        // What both executables parse and print: arguments, usage errors, JSON lines, the CPU.
+        .target(name: "CLISupport"),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
         .target(name: "Server", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Models", "ModelStore", "Tokenizers", "Audio"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["Platform", "OnDevice", "Runtime", "ModelStore", "Models", "Server", "TestSupport",
-                                                            "TextGeneration", "Kernels", "EngineSupport"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["Platform", "CLISupport", "OnDevice", "Runtime", "ModelStore", "Models", "Server", "TestSupport",
+                                                            "TextGeneration", "Kernels", "EngineSupport", "Speech", "Audio", "Retrieval",
+                                                            "Photos", "Imaging"]),
         // The engine, split by concern (every door reaches text generation through TextCore):
         // compute threads, cancellation, gates and the seeded generator, below everything that runs
         // models; JSON, JSON Schema and the grammars that hold decoding to them; tools and their

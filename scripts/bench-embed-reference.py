@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sentence-transformers' CPU throughput on the sentences that `ondevice bench-embed
+"""sentence-transformers' CPU throughput on the sentences that `Benchmarks embed
 --write-sentences FILE` embedded, for the comparison the benchmark asks for.
 
 Usage: python3 scripts/bench-embed-reference.py FILE MODEL_DIR [THREADS] [BATCH]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""piper-tts's real-time factor on the sentences `ondevice bench-tts` times, for the comparison
+"""piper-tts's real-time factor on the sentences `Benchmarks speak` times, for the comparison
 issue #9 asks for: same voice files, same sentences, same thread count.
 
 Usage: python3 scripts/bench-tts-reference.py VOICE.onnx [THREADS] [REPETITIONS] [SENTENCE...]

@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import OnDevice
 
@@ -72,18 +73,5 @@ enum BenchCommand {
             print("pool: \(activity.stalls) of \(activity.splitJobs) split jobs stalled on a preempted worker, "
                   + "\(activity.aloneJobs) ran on one thread meanwhile: other work had the cores")
         }
-    }
-}
-
-/// The processor's model name and SIMD features, for benchmark reports.
-enum CPUInfo {
-    static var summary: String {
-        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
-        let lines = info.split(separator: "\n")
-        let name = lines.first { $0.hasPrefix("model name") }.map { String($0.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces) } ?? "unknown"
-        let flags = Set(lines.first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
-        let simd = ["avx2", "fma", "f16c", "avx512f", "avx512_vnni"].filter(flags.contains).joined(separator: ",")
-        let cap = ProcessInfo.processInfo.environment["ONDEVICE_KERNELS"].map { "; ONDEVICE_KERNELS=\($0)" } ?? ""
-        return "\(name) (\(ProcessInfo.processInfo.activeProcessorCount) cores; \(simd)\(cap))"
     }
 }

@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import OnDevice
 
@@ -17,7 +18,7 @@ enum CapabilityCommand {
                 guard let operation = Capability.Operation(name: name) else { continue }
                 answers.append(try await ai.capability(operation))
             }
-            for model in await try ai.modelLibrary().list() { answers.append(try await ai.capability(model: model.id)) }
+            for model in try await ai.modelLibrary().list() { answers.append(try await ai.capability(model: model.id)) }
         } else if let operation = Capability.Operation(name: target) {
             answers.append(try await ai.capability(operation))
         } else {

@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import OnDevice
 
@@ -25,7 +26,7 @@ enum LoRACommand {
         let a = try Arguments(args, options: ["base"], flags: ["json"])
         try ModelsCommand.noPositionals(a)
         let base = a.string("base")
-        let adapters = await try OnDeviceAI().modelLibrary().list().filter { $0.kind == .lora && (base == nil || $0.baseModel == base) }
+        let adapters = try await OnDeviceAI().modelLibrary().list().filter { $0.kind == .lora && (base == nil || $0.baseModel == base) }
         if a.has("json") {
             try printJSON(["adapters": adapters.map(json)])
             return

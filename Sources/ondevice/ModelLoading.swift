@@ -13,12 +13,6 @@ func readTextArgument(_ s: String) -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
-/// Writes a JSON object as one line on stdout.
-func printJSON(_ object: [String: Any]) throws {
-    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    FileHandle.standardOutput.write(data + Data("\n".utf8))
-}
-
 /// Writes text to stdout immediately (streaming output is not line-buffered).
 func writeOut(_ s: String) {
     FileHandle.standardOutput.write(Data(s.utf8))

@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import OnDevice
 
@@ -60,7 +61,7 @@ enum ModelsCommand {
     static func diskUsage(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: [], flags: ["json"])
         try noPositionals(a)
-        let report = await try OnDeviceAI().modelLibrary().storage()
+        let report = try await OnDeviceAI().modelLibrary().storage()
         if a.has("json") {
             try printJSON([
                 "root": report.root, "total_bytes": report.totalBytes, "free_bytes": report.freeBytes ?? NSNull(),

@@ -1,17 +1,18 @@
+import CLISupport
 import Foundation
 import OnDevice
 
-/// `ondevice photos index|similar|cull|search|bench`: photo similarity, burst culling and text
-/// search over a folder (`index --text` also reads each photo's text with the OCR models),
-/// through the public API's `PhotoLibrary`; `bench` times the engine directly.
+/// `ondevice photos index|similar|cull|search`: photo similarity, burst culling and text search
+/// over a folder (`index --text` also reads each photo's text with the OCR models), through the
+/// public API's `PhotoLibrary`. (`Benchmarks photos` times the engine directly.)
 enum PhotosCommand {
-    static let valued: Set<String> = ["in", "k", "threads", "backend", "gap", "cache", "images", "width", "height"]
+    static let valued: Set<String> = ["in", "k", "threads", "backend", "gap", "cache"]
 
     static func run(_ args: ArraySlice<String>) async throws {
         guard let sub = args.first else { throw CLIError.missingArgument("photos subcommand (index, similar, cull, search)") }
-        let a = try Arguments(args.dropFirst(), options: valued, flags: ["json", "csv", "text", "faces", "ocr"])
+        if sub == "bench" { throw CLIError.io("'photos bench' times the engine itself, so it lives in the Benchmarks executable: swift run -c release Benchmarks photos") }
+        let a = try Arguments(args.dropFirst(), options: valued, flags: ["json", "csv", "text"])
         if sub == "search" { return try await search(a) }
-        if sub == "bench" { return try await PhotosBenchCommand.run(a) }
         guard ["index", "similar", "cull"].contains(sub) else { throw CLIError.unknownCommand("photos \(sub)") }
         let threads = try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount
         let library = try await library(a, threads: threads)

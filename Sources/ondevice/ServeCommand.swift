@@ -1,3 +1,4 @@
+import CLISupport
 import Dispatch
 import Foundation
 import Server

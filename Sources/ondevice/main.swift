@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 
 // `ondevice`: the command-line face of OnDevice. Every failure prints one line to stderr and
@@ -23,21 +24,16 @@ let usage = """
       lora list [--base M] [--json] | lora import PATH --id ID --base M [--json] | lora rm ID...
       prefetch [--manifest ondevice.json] [--ops op,op] [--json]
       capability OP|MODEL|all [--json]
-      bench-residency [--models ID,ID,...] [--budget BYTES] [--rounds N] [--context N] [--json]
       transcribe FILE [--model ID] [--stream] [--vad] [--beam N] [--language L] [--json|--srt|--vtt]
       vad      FILE [--model ID] [--threshold T] [--json]
-      bench-asr FILE... [--model ID] [--threads 1,2] [--beam N] [--repetitions R] [--json]
       speak    TEXT|--file F -o out.wav|- [--voice ID] [--noise-scale S] [--length-scale S] [--noise-w S] [--seed N] [--json]
       voice    --input in.wav -o reply.wav [--stt ID] [--llm M] [--tts ID] [--system TEXT] [--json]
-      bench-tts [--voice ID] [--threads N] [--repetitions R] [--json]
       embed    TEXT|--file F [--model E] [--task query|document | --prefix P] [--overflow truncate|chunk|fail] [--json]
       index    add PATH... | remove ID... | list | reembed | compact  [--index DIR] [--model E | --lexical]
       search   QUERY [--k N] [--json] [--index DIR] [--model E | --lexical]
       ask      QUESTION [--k N] [--llm M] [--max-tokens N] [--json] [--index DIR] [--model E | --lexical]
-      bench-embed [--model E] [--threads N] [--sentences N] [--vectors N,N] [--precision int16|float32] [--json]
       photos   index DIR | similar IMG --in DIR [--k N] | cull DIR [--json|--csv] [--gap SECONDS]  [--backend auto|perceptual|neural] [--threads N] [--cache DIR]
       photos   index DIR --text (also read each photo's text) | search TEXT [--in DIR] [--k N] [--json]
-      photos   bench [--images N] [--width W --height H] [--backend B] [--faces [--in DIR]]   (images/s of index, and with --faces of face detection + mesh, at 1 and 2 threads)
       classify IMG [--model PATH|ID] [--threads N] [--repeat N] [--json]
       faces    IMG [--mesh] [--mask OUT.png] [--threads N] [--json]   (faces: score, box, eye/nose/mouth/ear keypoints; --mesh: 468 points, eye aspect ratios, sharpness; --mask: person mask PNG)
       ocr      IMG [--threads N] [--json]   (text in an image: score, box corners, text per line)
@@ -49,6 +45,9 @@ let usage = """
     all-minilm-l6-v2 (default), nomic-embed-text-v1.5-f16, or a model directory or .gguf path.
     The index lives in $XDG_DATA_HOME/ondevice/index unless --index DIR (or $ONDEVICE_INDEX) says otherwise.
     Common options: --threads N (kernel threads), --context N (context length).
+    The engine-level benchmarks (Whisper's encoder and decoder, embeddings and vector search, Piper,
+    residency under a budget, photo indexing) are in the Benchmarks executable: swift run -c release
+    Benchmarks help.
     L is a LoRA adapter, FILE|ID[:SCALE] (a GGUF LoRA file or an installed adapter id; scale 1 by default).
     Environment: ONDEVICE_HOME (model store root), HF_ENDPOINT (Hugging Face base URL for
     downloads), HF_TOKEN (sent to that host only).
@@ -70,23 +69,23 @@ func runCommand(_ args: [String]) async throws {
     case "lora": try await LoRACommand.run(rest)
     case "prefetch": try await PrefetchCommand.run(rest)
     case "capability": try await CapabilityCommand.run(rest)
-    case "bench-residency": try await BenchResidencyCommand.run(rest)
     case "transcribe": try await TranscribeCommand.run(rest)
     case "vad": try await VADCommand.run(rest)
-    case "bench-asr": try await ASRBenchCommand.run(rest)
     case "speak": try await SpeakCommand.run(rest)
     case "voice": try await VoiceCommand.run(rest)
-    case "bench-tts": try await TTSBenchCommand.run(rest)
     case "embed": try await EmbedCommand.run(rest)
     case "index": try await IndexCommand.run(rest)
     case "search": try await SearchCommand.run(rest)
     case "ask": try await AskCommand.run(rest)
-    case "bench-embed": try await EmbedBenchCommand.run(rest)
     case "serve": try await ServeCommand.run(rest)
     case "photos": try await PhotosCommand.run(rest)
     case "classify": try await ClassifyCommand.run(rest)
     case "faces": try await FacesCommand.run(rest)
     case "ocr": try await OCRCommand.run(rest)
+    case "bench-residency", "bench-asr", "bench-tts", "bench-embed":
+        let name = command == "bench-tts" ? "speak" : String(command.dropFirst("bench-".count))
+        throw CLIError.io("'\(command)' times the engine itself, so it lives in the Benchmarks executable: "
+                          + "swift run -c release Benchmarks \(name)")
     case "help", "--help", "-h": print(usage)
     default: throw CLIError.unknownCommand(command)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 
-/// Runs the `ondevice` executable built beside the test bundle.
+/// Runs the `ondevice` executable (or `Benchmarks`) built beside the test bundle.
 struct CLIRunner {
     struct Output {
         var status: Int32
@@ -9,25 +9,28 @@ struct CLIRunner {
         var stderr: String
     }
 
-    static var executable: String {
+    static var executable: String { executable(named: "ondevice") }
+
+    static func executable(named name: String) -> String {
         let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         var dir = bundleDir
         // The runner may be inside `X.xctest/...`; walk up to the build products folder.
         while dir.path != "/" {
-            let candidate = dir.appendingPathComponent("ondevice").path
+            let candidate = dir.appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             dir = dir.deletingLastPathComponent()
         }
-        return bundleDir.appendingPathComponent("ondevice").path
+        return bundleDir.appendingPathComponent(name).path
     }
 
     /// Runs the command on a thread of its own (`offPool`), so the wait for the child never holds
     /// one of the cooperative pool's threads.
-    static func run(_ args: [String], stdin: String? = nil, environment: [String: String] = [:]) async throws -> Output {
-        try await offPool { try runBlocking(args, stdin: stdin, environment: environment) }
+    static func run(_ args: [String], stdin: String? = nil, environment: [String: String] = [:],
+                    executable name: String = "ondevice") async throws -> Output {
+        try await offPool { try runBlocking(args, stdin: stdin, environment: environment, executable: executable(named: name)) }
     }
 
-    private static func runBlocking(_ args: [String], stdin: String?, environment: [String: String]) throws -> Output {
+    private static func runBlocking(_ args: [String], stdin: String?, environment: [String: String], executable: String) throws -> Output {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args

@@ -87,8 +87,9 @@ import TestSupport
         // In its own process, so the measured sizes (growth of anonymous memory across each load)
         // are not disturbed by tests running beside this one.
         let audio = GoldenFiles.root.appendingPathComponent("audio/p01_piper_weather.wav").path
-        let out = try await CLIRunner.run(["bench-residency", "--models", Self.ids.joined(separator: ","), "--rounds", "2",
-                                     "--context", "512", "--threads", "2", "--tokens", "4", "--audio", audio, "--json"])
+        let out = try await CLIRunner.run(["residency", "--models", Self.ids.joined(separator: ","), "--rounds", "2",
+                                           "--context", "512", "--threads", "2", "--tokens", "4", "--audio", audio, "--json"],
+                                          executable: "Benchmarks")
         #expect(out.status == 0, "\(out.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
         let estimates = try #require(report["estimates"] as? [String: Int])
@@ -96,7 +97,7 @@ import TestSupport
         let budget = try #require(report["budget_bytes"] as? Int)
         for id in Self.ids {
             let e = try #require(estimates[id]), m = try #require(measured[id])
-            print("[bench-residency] \(id): estimate \(e), measured \(m)")
+            print("[Benchmarks residency] \(id): estimate \(e), measured \(m)")
             // 1% for allocator noise: the estimate is meant as an upper bound.
             #expect(m <= e + e / 100, "\(id): measured \(m) > estimate \(e)")
             // The embedder's estimate holds a full packed batch's scratch state (512-token
@@ -109,7 +110,7 @@ import TestSupport
         let steps = try #require(report["steps"] as? [[String: Any]])
         #expect(steps.contains { $0["reload"] as? Bool == true })
         let peakAbove = try #require(report["peak_above_baseline_bytes"] as? Int)
-        print("[bench-residency] budget \(budget), peak above baseline \(peakAbove), evictions \(report["evictions"] ?? 0)")
+        print("[Benchmarks residency] budget \(budget), peak above baseline \(peakAbove), evictions \(report["evictions"] ?? 0)")
         #expect(peakAbove <= budget, "peak RSS above baseline \(peakAbove) exceeds the budget \(budget)")
     }
 }

@@ -1,14 +1,14 @@
 /// A small command-line parser: `--flag`, `--option value`, `--option=value`, positionals,
 /// and `--` to end options. Commands declare what they accept, so a typo is an error, not a
 /// silently ignored flag.
-struct Arguments {
-    private(set) var positionals: [String] = []
+package struct Arguments {
+    package private(set) var positionals: [String] = []
     private var options: [String: String] = [:]
     private var flags: Set<String> = []
     private var repeated: [String: [String]] = [:]
 
     /// Parses `args` given the option names that take a value and the boolean flags.
-    init(_ args: ArraySlice<String>, options valued: Set<String>, flags boolean: Set<String>) throws(CLIError) {
+    package init(_ args: ArraySlice<String>, options valued: Set<String>, flags boolean: Set<String>) throws(CLIError) {
         var i = args.startIndex
         var onlyPositionals = false
         while i < args.endIndex {
@@ -42,30 +42,30 @@ struct Arguments {
         }
     }
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
-    func string(_ name: String) -> String? { options[name] }
-    func all(_ name: String) -> [String] { repeated[name] ?? [] }
+    package func has(_ flag: String) -> Bool { flags.contains(flag) }
+    package func string(_ name: String) -> String? { options[name] }
+    package func all(_ name: String) -> [String] { repeated[name] ?? [] }
 
-    func int(_ name: String) throws(CLIError) -> Int? {
+    package func int(_ name: String) throws(CLIError) -> Int? {
         guard let s = options[name] else { return nil }
         guard let v = Int(s) else { throw .invalidValue(option: "--\(name)", value: s, expected: "an integer") }
         return v
     }
 
-    func float(_ name: String) throws(CLIError) -> Float? {
+    package func float(_ name: String) throws(CLIError) -> Float? {
         guard let s = options[name] else { return nil }
         guard let v = Float(s), v.isFinite else { throw .invalidValue(option: "--\(name)", value: s, expected: "a number") }
         return v
     }
 
-    func require(_ name: String) throws(CLIError) -> String {
+    package func require(_ name: String) throws(CLIError) -> String {
         guard let v = options[name] else { throw .missingOption("--\(name)") }
         return v
     }
 }
 
-/// Usage errors of the command line.
-enum CLIError: Error, Equatable, CustomStringConvertible {
+/// Usage errors of the command line (`ondevice` and `Benchmarks`).
+package enum CLIError: Error, Equatable, CustomStringConvertible {
     case unknownCommand(String)
     case unknownOption(String)
     case missingOption(String)
@@ -76,7 +76,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case conflicting(String, String)
     case io(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .unknownCommand(let c): "unknown command '\(c)' (try 'ondevice help')"
         case .unknownOption(let o): "unknown option \(o)"

@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 
 /// Finds the folder or file of a speech model given as `--model`: a path, or a catalog id
@@ -9,7 +10,7 @@ enum SpeechModelFiles {
         if FileManager.default.fileExists(atPath: argument, isDirectory: &isDir) {
             return isDir.boolValue ? argument : (argument as NSString).deletingLastPathComponent
         }
-        let installed = try await ModelLocator.installedModel(argument)
+        let installed = try await BenchModels.installed(argument)
         guard let bin = installed.path(of: "model.bin") else { throw CLIError.io("model '\(argument)' is not a Whisper model (no model.bin)") }
         return (bin as NSString).deletingLastPathComponent
     }

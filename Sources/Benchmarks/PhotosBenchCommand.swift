@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import Imaging
 import ModelStore
@@ -5,7 +6,7 @@ import Photos
 import Platform
 import Runtime
 
-/// `ondevice photos bench [--images N] [--width W --height H] [--backend B]`: images/s of
+/// `Benchmarks photos [--images N] [--width W --height H] [--backend B]`: images/s of
 /// `photos index` (decode + quality + descriptor, cache cold) at 1 and 2 threads over a folder of
 /// generated JPEGs, and the process's peak resident memory. `--faces` then times face culling's
 /// per-frame work (decode, face detection, and the mesh of the main face when one is found) at 1
@@ -13,11 +14,15 @@ import Runtime
 /// mesh only runs on real photos). `--ocr` times text reading over the photos of `--in DIR`
 /// at 1 and 2 threads.
 enum PhotosBenchCommand {
-    /// `photos bench`: the index timing, then `--faces` and `--ocr` when asked.
+    static func run(_ args: ArraySlice<String>) async throws {
+        try await run(Arguments(args, options: ["in", "threads", "backend", "cache", "images", "width", "height"], flags: ["faces", "ocr"]))
+    }
+
+    /// The index timing, then `--faces` and `--ocr` when asked.
     static func run(_ a: Arguments) async throws {
         try index(a, feature: try await makeFeature(a))
         if a.has("faces") {
-            guard let faces = try? await RuntimeModels.runtime().faceLeases() else {
+            guard let faces = try? await BenchModels.runtime().faceLeases() else {
                 throw CLIError.invalidValue(option: "--faces", value: "", expected: "mediapipe-face-detection-short and mediapipe-face-landmark installed")
             }
             do { try Self.faces(a, models: FaceModels(detector: faces.0.model.model, mesh: faces.1.model.model)) } catch {

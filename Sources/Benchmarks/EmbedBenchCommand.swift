@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import Models
 import Retrieval
@@ -70,11 +71,6 @@ enum EmbedBenchCommand {
         if a.has("json") { try printJSON(json) }
     }
 
-    static func processCPUSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-    }
 
     static func sizes(_ s: String) throws -> [Int] {
         try s.split(separator: ",").map {

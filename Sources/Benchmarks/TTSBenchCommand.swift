@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import Runtime
 import Speech
@@ -19,7 +20,7 @@ enum TTSBenchCommand {
             return t
         }
         let repetitions = max(1, try a.int("repetitions") ?? 3)
-        let runtime = try await RuntimeModels.runtime()
+        let runtime = try await BenchModels.runtime()
         let lease = try await runtime.lease(ResidentPiperVoice.self, modelId: voiceId, options: LoadOptions())
         defer { Task { await lease.release() } }
         let synthesizer = lease.model.synthesizer

@@ -1,3 +1,4 @@
+import CLISupport
 import Audio
 import Foundation
 import ModelStore

@@ -1,3 +1,4 @@
+import CLISupport
 import Audio
 import Foundation
 import Speech
@@ -56,11 +57,3 @@ enum ASRBenchCommand {
     }
 }
 
-/// CPU time of this process (all threads), in seconds: with other work on the machine, wall
-/// time alone says little. The process CPU clock, not getrusage: `RUSAGE_SELF` is a C enum in
-/// Glibc and a plain Int32 in Darwin, while this spelling builds on both.
-func processCPUSeconds() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-}

@@ -12,8 +12,8 @@ enum EmbeddingModels {
         if FileManager.default.fileExists(atPath: argument) {
             return try Embedder.load(path: argument, threads: threads, precision: precision)
         }
-        let installed = try await ModelLocator.installedModel(argument)
-        let weights = installed.files.first { $0.name.hasSuffix(".gguf") || $0.name.hasSuffix(".safetensors") }
+        let installed = try await BenchModels.installed(argument)
+        let weights = installed.entry.files.first { $0.name.hasSuffix(".gguf") || $0.name.hasSuffix(".safetensors") }
         let path: String
         if let weights, weights.name.hasSuffix(".gguf") {
             path = installed.directory + "/" + weights.name
