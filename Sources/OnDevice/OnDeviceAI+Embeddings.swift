@@ -17,6 +17,12 @@ public struct EmbedOptions: Sendable, Equatable {
     public var prefix: String?
     /// What to do with an input longer than the model takes.
     public var overflow: Overflow = .truncate
+    /// The embedding model for this call (a catalog id, or a model folder's or `.gguf` path); nil
+    /// uses `Configuration.embeddingModel`. Several models serve one instance side by side.
+    public var model: String?
+    /// Seconds the model stays loaded once this call is done (Ollama's `keep_alive`: 0 unloads it
+    /// now, a negative value keeps it until memory is needed); nil uses the instance's.
+    public var keepAliveSeconds: Double?
 
     public enum Overflow: String, Sendable, Equatable, CaseIterable {
         /// Embed its beginning, as sentence-transformers does (reported on the embedding).
@@ -27,10 +33,13 @@ public struct EmbedOptions: Sendable, Equatable {
         case refuse
     }
 
-    public init(purpose: EmbeddingPurpose? = nil, prefix: String? = nil, overflow: Overflow = .truncate) {
+    public init(purpose: EmbeddingPurpose? = nil, prefix: String? = nil, overflow: Overflow = .truncate, model: String? = nil,
+                keepAliveSeconds: Double? = nil) {
         self.purpose = purpose
         self.prefix = prefix
         self.overflow = overflow
+        self.model = model
+        self.keepAliveSeconds = keepAliveSeconds
     }
 }
 
@@ -69,7 +78,8 @@ extension OnDeviceAI {
     /// The embeddings of `texts` with what the model read for each (its tokens, and whether the
     /// text was truncated or chunked).
     public func embeddings(_ texts: [String], options: EmbedOptions = EmbedOptions()) async throws -> TextEmbeddings {
-        let lease = try await leaseModel(ResidentEmbedder.self, configuration.embeddingModel)
+        let modelId = options.model ?? configuration.embeddingModel
+        let lease = try await leaseModel(ResidentEmbedder.self, modelId, keepAliveSeconds: options.keepAliveSeconds)
         var engineOptions = EmbeddingOptions()
         engineOptions.task = options.purpose.map { $0 == .query ? .query : .document }
         engineOptions.prefix = options.prefix
@@ -89,7 +99,7 @@ extension OnDeviceAI {
                                             cause: error)
                 failure.tokens = tokens
                 failure.limit = limit
-                failure.model = configuration.embeddingModel
+                failure.model = modelId
                 throw failure
             }
             throw OnDeviceError(code: .engine, message: error.description, cause: error)
@@ -109,10 +119,11 @@ extension OnDeviceAI {
     }
 
     /// Leases model `modelId` from the runtime as a `Model`, with the configured threads.
-    func leaseModel<Model: ResidentModel>(_ type: Model.Type, _ modelId: String) async throws -> EngineLease<Model> {
+    func leaseModel<Model: ResidentModel>(_ type: Model.Type, _ modelId: String, keepAliveSeconds: Double? = nil) async throws -> EngineLease<Model> {
         let runtime = try await runtime()
         do {
-            return try await runtime.lease(type, modelId: modelId, options: LoadOptions(threads: modelThreads))
+            return try await runtime.lease(type, modelId: modelId, options: LoadOptions(threads: modelThreads),
+                                           keepAlive: keepAliveSeconds.map(KeepAlive.init(seconds:)))
         } catch .cancelled {
             throw OnDeviceError.cancelled
         } catch {

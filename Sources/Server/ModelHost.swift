@@ -108,6 +108,35 @@ package final class ModelHost: Sendable {
         return try body(lease.model)
     }
 
+    /// Runs `body`, a public-API call on model `id`, after waiting the model's turn in its queue
+    /// (the call leases the model itself). Returns nil when the client left while waiting.
+    func withTurn<T: Sendable>(on id: String, responder: HTTPResponder, _ body: @escaping @Sendable () async throws -> T) throws -> T? {
+        let queue = queue(for: id)
+        guard try queue.enter(model: id, isCancelled: { responder.isCancelled }) else { return nil }
+        defer { queue.leave() }
+        return try blockingAwait(body)
+    }
+
+    /// Embeds `inputs` with model `id` through the public API, the path every embeddings endpoint
+    /// (OpenAI's and Ollama's) takes: each input's vector and the tokens it took. An input over
+    /// the model's sequence limit keeps its first tokens, or with `truncate` false is a 400
+    /// naming it. Returns nil when the client left while waiting.
+    func embed(_ inputs: [String], model id: String, endpoint: String, truncate: Bool = true, keepAliveSeconds: Double? = nil,
+               responder: HTTPResponder) throws -> [(vector: [Float], tokens: Int)]? {
+        _ = try resolve(id, kind: .embedding, endpoint: endpoint)
+        let options = EmbedOptions(overflow: truncate ? .truncate : .refuse, model: id, keepAliveSeconds: keepAliveSeconds)
+        let ai = ai
+        let result: TextEmbeddings?
+        do {
+            result = try withTurn(on: id, responder: responder) { try await ai.embeddings(inputs, options: options) }
+        } catch let error as OnDeviceError where error.code == .inputTooLong {
+            throw ServerError.invalidRequest("\(error.message) (truncate is off)", param: "input")
+        } catch let error as OnDeviceError {
+            throw ServerError.modelFailed(model: id, reason: error.message)
+        }
+        return result?.embeddings.map { ($0.vector, $0.tokenSequences.reduce(0) { $0 + $1.count }) }
+    }
+
     /// Runs a text request through the text core on its model, the path every text endpoint
     /// (OpenAI's and Ollama's) takes: the model and adapters resolved, the request's turn in the
     /// queue, a lease (with `keepAliveSeconds`, see `withModel`), a pooled session with exactly

@@ -1,8 +1,4 @@
 import Foundation
-import ModelStore
-import OnDevice
-import Retrieval
-import Runtime
 import StructuredOutput
 
 /// `POST /v1/embeddings`: `input` as a string or an array of strings; float vectors (or
@@ -36,28 +32,5 @@ extension OpenAIServer {
         }
         let usage = JSONValue.make([("prompt_tokens", .int(tokens)), ("total_tokens", .int(tokens))])
         responder.send(json: JSONValue.make([("object", .string("list")), ("data", .array(data)), ("model", .string(modelId)), ("usage", usage)]).serialized)
-    }
-}
-
-extension ModelHost {
-    /// Embeds `inputs` with model `id`, the path every embeddings endpoint (OpenAI's and
-    /// Ollama's) takes: each input's vector and the tokens it took. An input over the model's
-    /// sequence limit keeps its first tokens, or with `truncate` false is a 400 naming it.
-    /// Returns nil when the client left while waiting.
-    func embed(_ inputs: [String], model id: String, endpoint: String, truncate: Bool = true, keepAliveSeconds: Double? = nil,
-               responder: HTTPResponder) throws -> [(vector: [Float], tokens: Int)]? {
-        _ = try resolve(id, kind: .embedding, endpoint: endpoint)
-        let options = EmbeddingOptions(overflow: truncate ? .truncate : .fail)
-        let result = try withModel(ResidentEmbedder.self, id, options: LoadOptions(threads: threads), keepAliveSeconds: keepAliveSeconds,
-                                   responder: responder) { resident throws(ServerError) in
-            do throws(RetrievalError) { return try resident.embedder.embed(inputs, options: options) } catch {
-                if case let .inputTooLong(input, tokens, limit) = error {
-                    throw .invalidRequest("input \(input) has \(tokens) tokens, over the model's limit of \(limit) (truncate is off)",
-                                          param: "input")
-                }
-                throw .modelFailed(model: id, reason: "\(error)")
-            }
-        }
-        return result?.embeddings.map { ($0.vector, $0.sequences.reduce(0) { $0 + $1.count }) }
     }
 }
