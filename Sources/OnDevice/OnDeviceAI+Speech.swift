@@ -28,7 +28,7 @@ extension OnDeviceAI {
         let task = Task.detached { [self] in
             var held: SpeechLeases?
             do {
-                let leases = try await leaseSpeech(vad: options.skipSilence)
+                let leases = try await leaseSpeech(vad: options.skipSilence, model: options.model)
                 held = leases
                 let slot = leases.whisper.model.checkOut(threads: modelThreads)
                 defer { leases.whisper.model.checkIn(slot) }
@@ -77,7 +77,7 @@ extension OnDeviceAI {
     /// Whisper runs on a compute thread: a transcription holds a core for seconds, which on the
     /// cooperative pool would starve every other task of the process on a two-core machine.
     private func transcribe(_ clip: AudioClip, options: TranscribeOptions) async throws -> Transcript {
-        let leases = try await leaseSpeech(vad: options.skipSilence)
+        let leases = try await leaseSpeech(vad: options.skipSilence, model: options.model)
         do {
             let (whisper, vad, threads, engineOptions) = (leases.whisper.model, leases.vad?.model, modelThreads, options.engineOptions)
             let result = try await ComputeThread.run(name: "ondevice.transcribe") { cancelled in
@@ -110,8 +110,8 @@ extension OnDeviceAI {
                               duration: Double(samples.count) / Double(SpeechActivity.sampleRate))
     }
 
-    private func leaseSpeech(vad: Bool) async throws -> SpeechLeases {
-        let whisper = try await leaseModel(ResidentWhisperModel.self, configuration.transcriptionModel)
+    private func leaseSpeech(vad: Bool, model: String?) async throws -> SpeechLeases {
+        let whisper = try await leaseModel(ResidentWhisperModel.self, model ?? configuration.transcriptionModel)
         guard vad else { return SpeechLeases(whisper: whisper, vad: nil) }
         do {
             return SpeechLeases(whisper: whisper, vad: try await leaseModel(ResidentVoiceActivityModel.self, configuration.voiceActivityModel))

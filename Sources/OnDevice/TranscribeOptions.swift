@@ -17,6 +17,12 @@ public struct TranscribeOptions: Sendable, Equatable {
     /// Time every word (`TranscriptSegment.words`): one extra decoder pass per 30 s window
     /// aligns the text with the audio. Ignored by streams.
     public var wordTimestamps = false
+    /// Decode at this temperature only (OpenAI's `temperature`, 0 to 1). Nil: faster-whisper's
+    /// fallback, greedy first and then 0.2 … 1.0 for a window whose text looks wrong.
+    public var temperature: Float?
+    /// The Whisper model for this call (a catalog id or a model folder); nil uses
+    /// `Configuration.transcriptionModel`. Several models serve one instance side by side.
+    public var model: String?
 
     public init(language: String? = nil, beamSize: Int = 5, skipSilence: Bool = false, prompt: String? = nil) {
         self.language = language
@@ -30,6 +36,7 @@ public struct TranscribeOptions: Sendable, Equatable {
         o.initialPrompt = prompt
         o.fittedWindowPadding = fittedWindowPadding
         o.wordTimestamps = wordTimestamps
+        if let temperature { o.temperatures = [min(max(temperature, 0), 1)] }
         return o
     }
 }

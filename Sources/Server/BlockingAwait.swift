@@ -22,6 +22,25 @@ func blockingAwait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T
     return try result.get()
 }
 
+/// `blockingAwait` for work that should stop when the client leaves: the connection thread
+/// checks `cancelWhen` every 100 ms while it waits and cancels the task once it is true (the
+/// public API's ops stop at their next check, and return their leases).
+func blockingAwait<T: Sendable>(cancelWhen isCancelled: () -> Bool, _ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let outcome = Locked<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let task = Task(executorPreference: OwnThreadsExecutor.shared) {
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        outcome.withLock { $0 = result }
+        done.signal()
+    }
+    while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+        if isCancelled() { task.cancel() }
+    }
+    guard let result = outcome.withLock({ $0 }) else { preconditionFailure("task signalled without a result") }
+    return try result.get()
+}
+
 /// An async stream read from a connection thread: a task consumes the stream into a buffer, and
 /// `next` blocks the thread until the next element (or the end) arrives. Used where a door
 /// streams what the public API produces as an `AsyncThrowingStream` (speech, sentence by sentence).

@@ -109,12 +109,17 @@ package final class ModelHost: Sendable {
     }
 
     /// Runs `body`, a public-API call on model `id`, after waiting the model's turn in its queue
-    /// (the call leases the model itself). Returns nil when the client left while waiting.
+    /// (the call leases the model itself); a client that leaves cancels it. Returns nil when the
+    /// client left, waiting or running.
     func withTurn<T: Sendable>(on id: String, responder: HTTPResponder, _ body: @escaping @Sendable () async throws -> T) throws -> T? {
         let queue = queue(for: id)
         guard try queue.enter(model: id, isCancelled: { responder.isCancelled }) else { return nil }
         defer { queue.leave() }
-        return try blockingAwait(body)
+        do {
+            return try blockingAwait(cancelWhen: { responder.isCancelled }, body)
+        } catch let error as OnDeviceError where error.code == .cancelled && responder.isCancelled {
+            return nil
+        }
     }
 
     /// Embeds `inputs` with model `id` through the public API, the path every embeddings endpoint

@@ -1,8 +1,5 @@
-import Audio
 import Foundation
-import ModelStore
-import Runtime
-import Speech
+import OnDevice
 import StructuredOutput
 
 /// `POST /v1/audio/transcriptions`: a `multipart/form-data` upload with `file` (WAV, FLAC, Ogg
@@ -35,29 +32,25 @@ extension OpenAIServer {
         if wantsWords && format != "verbose_json" {
             throw ServerError.invalidRequest("word timestamps need response_format verbose_json", param: "timestamp_granularities")
         }
-        let clip: AudioClip
-        do { clip = try AudioFile.decode(file.body) } catch {
-            throw ServerError.invalidRequest("'file' is not audio this server reads (WAV, FLAC, Ogg Vorbis or Opus, MP3): \(error)",
-                                             param: "file")
+        let audio: SpeechAudio
+        do { audio = try SpeechAudio(decoding: file.body) } catch let error as OnDeviceError {
+            throw ServerError.invalidRequest("'file' is \(error.message)", param: "file")
         }
-        var options = TranscriptionOptions()
+        var options = TranscribeOptions()
         if let language = form.field("language"), !language.isEmpty { options.language = language }
-        if let t = form.field("temperature").flatMap(Float.init), t > 0 { options.temperatures = [min(t, 1)] }
+        if let t = form.field("temperature").flatMap(Float.init), t > 0 { options.temperature = min(t, 1) }
         options.wordTimestamps = wantsWords
-        _ = try host.resolve(modelId, kind: .asr, endpoint: "/v1/audio/transcriptions")
-        let threads = host.threads
-        let transcription = try host.withModel(ResidentWhisperModel.self, modelId, options: LoadOptions(threads: threads),
-                                               responder: responder) { resident throws -> Transcription? in
-            let slot = resident.checkOut(threads: threads)
-            defer { resident.checkIn(slot) }
-            do throws(SpeechError) {
-                return try slot.transcriber.transcribe(clip, options: options, isCancelled: { responder.isCancelled })
-            } catch {
-                if error == .cancelled { return nil }
-                throw ServerError.modelFailed(model: modelId, reason: error.description)
+        options.model = try host.resolve(modelId, kind: .asr, endpoint: "/v1/audio/transcriptions").id
+        let ai = host.ai, chosen = options
+        let transcript: Transcript?
+        do {
+            transcript = try host.withTurn(on: modelId, responder: responder) {
+                try await ai.transcribe(samples: audio.samples, sampleRate: audio.sampleRate, options: chosen)
             }
+        } catch let error as OnDeviceError {
+            throw ServerError.modelFailed(model: modelId, reason: error.message)
         }
-        guard let transcription = transcription ?? nil else { return }
+        guard let transcription = transcript else { return }
         let text: String = transcription.text.trimmingCharacters(in: CharacterSet.whitespaces)
         switch format {
         case "text":
@@ -79,17 +72,17 @@ extension OpenAIServer {
     }
 
     /// OpenAI's word object: the word without its leading space, start and end in seconds.
-    static func wordObject(_ w: TranscriptionWord) -> JSONValue {
+    static func wordObject(_ w: TranscriptWord) -> JSONValue {
         .make([("word", .string(w.word.trimmingCharacters(in: .whitespaces))), ("start", .number(w.start)), ("end", .number(w.end))])
     }
 
-    static func segmentObject(_ s: TranscriptionSegment) -> JSONValue {
-        let tokens: [JSONValue] = s.tokens.map { JSONValue.int(Int($0)) }
+    static func segmentObject(_ s: TranscriptSegment) -> JSONValue {
+        let tokens: [JSONValue] = s.tokens.map { JSONValue.int($0) }
         let fields: [(String, JSONValue)] = [
             ("id", .int(s.id)), ("seek", .int(s.seek)), ("start", .number(s.start)), ("end", .number(s.end)),
-            ("text", .string(s.text)), ("tokens", .array(tokens)), ("temperature", .number(Double(s.temperature))),
-            ("avg_logprob", .number(s.averageLogProb)), ("compression_ratio", .number(s.compressionRatio)),
-            ("no_speech_prob", .number(s.noSpeechProb)),
+            ("text", .string(s.text)), ("tokens", .array(tokens)), ("temperature", .number(s.temperature)),
+            ("avg_logprob", .number(s.averageLogProbability)), ("compression_ratio", .number(s.compressionRatio)),
+            ("no_speech_prob", .number(s.noSpeechProbability)),
         ]
         return .make(fields)
     }

@@ -41,6 +41,41 @@ import TestSupport
         GoldenRecords.checked(in: Self.self)
     }
 
+    @Test func `a call names its model, and recorded bytes decode to the same samples`() async throws {
+        let ai = try Self.instance()
+        let bytes = Array(try Data(contentsOf: Self.clip("p01_piper_weather")))
+        let audio = try SpeechAudio(decoding: bytes)
+        let wav = try WAVFile.read(path: Self.clip("p01_piper_weather").path)
+        #expect(audio.samples == wav.samples && audio.sampleRate == wav.sampleRate)
+        do {
+            _ = try SpeechAudio(decoding: Array("no audio here".utf8))
+            Issue.record("text decoded as audio")
+        } catch let error as OnDeviceError {
+            #expect(error.code == .invalidArgument)
+        }
+        // The call's model, not the instance's (whisper-tiny.en): base is multilingual, so it
+        // detects the language, and a model that is not there is named in the error.
+        var options = TranscribeOptions(beamSize: 1)
+        options.model = "whisper-base-ct2"
+        options.temperature = 0
+        let base = try await ai.transcribe(samples: audio.samples, sampleRate: audio.sampleRate, options: options)
+        #expect(base.language == "en" && base.languageProbability > 0.5 && base.languageProbability < 1, "\(base)")
+        let tiny = try await ai.transcribe(samples: audio.samples, sampleRate: audio.sampleRate, options: TranscribeOptions(beamSize: 1))
+        #expect(tiny.languageProbability == 1)
+        options.model = "whisper-no-such-model"
+        do {
+            _ = try await ai.transcribe(samples: audio.samples, sampleRate: audio.sampleRate, options: options)
+            Issue.record("a missing model transcribed")
+        } catch let error as OnDeviceError {
+            #expect(error.code == .modelUnavailable && error.model == "whisper-no-such-model", "\(error)")
+        }
+        // Embeddings too: nomic's 768 dimensions beside the instance's MiniLM (384).
+        let nomic = try await ai.embeddings(["a cat sat on the mat"], options: EmbedOptions(model: "nomic-embed-text-v1.5-f16"))
+        #expect(nomic.model == "nomic-embed-text-v1.5-f16" && nomic.embeddings.first?.vector.count == 768)
+        #expect(try await ai.embeddings(["a cat sat on the mat"]).embeddings.first?.vector.count == 384)
+        #expect(try await ai.activeLeases() == 0)
+    }
+
     @Test func `skipping silence transcribes only the speech of the VAD clip`() async throws {
         let ai = try Self.instance()
         let t = try await ai.transcribe(Self.clip("p06_piper_vad"), options: TranscribeOptions(beamSize: 1, skipSilence: true))
