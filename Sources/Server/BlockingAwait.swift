@@ -25,7 +25,7 @@ func blockingAwait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T
 /// `blockingAwait` for work that should stop when the client leaves: the connection thread
 /// checks `cancelWhen` every 100 ms while it waits and cancels the task once it is true (the
 /// public API's ops stop at their next check, and return their leases).
-func blockingAwait<T: Sendable>(cancelWhen isCancelled: () -> Bool, _ body: @escaping @Sendable () async throws -> T) throws -> T {
+package func blockingAwait<T: Sendable>(cancelWhen isCancelled: () -> Bool, _ body: @escaping @Sendable () async throws -> T) throws -> T {
     let outcome = Locked<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     let task = Task(executorPreference: OwnThreadsExecutor.shared) {
