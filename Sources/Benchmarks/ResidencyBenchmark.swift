@@ -1,6 +1,7 @@
 import EngineSupport
 import Foundation
 import ModelStore
+import Runtime
 import Speech
 import TextGeneration
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Models
 
 /// Real-time factor of Piper synthesis: wall-clock seconds per second of audio produced
 /// (below 1 is faster than real time). The best of `repetitions` runs, after one warm-up run,
