@@ -25,20 +25,8 @@ extension Capability {
         }
 
         init(_ op: Op) {
-            self = switch op {
-            case .generate: .generate
-            case .chat: .chat
-            case .summarize: .summarize
-            case .translate: .translate
-            case .proofread: .proofread
-            case .transcribe: .transcribe
-            case .vad: .detectSpeech
-            case .embed: .embed
-            case .search: .search
-            case .speak: .speak
-            case .faces: .detectFaces
-            case .classify: .classify
-            }
+            // `op` is one-to-one over the cases, so the inverse is a lookup.
+            self = Self.allCases.first { $0.op == op } ?? .generate
         }
 
         /// The short name `ondevice.json`, `ondevice prefetch --ops` and `ondevice capability`

@@ -14,18 +14,6 @@ package enum CapabilityStatus: Sendable, Equatable {
     case insufficientMemory(needed: Int, budget: Int)
     /// Cannot run in this build on this machine, whatever is downloaded or freed.
     case unsupported(reason: String)
-
-    /// The name scripts match on (`--json`'s `status`).
-    package var name: String {
-        switch self {
-        case .ready: "ready"
-        case .needsDownload: "needs_download"
-        case .downloading: "downloading"
-        case .insufficientStorage: "insufficient_storage"
-        case .insufficientMemory: "insufficient_memory"
-        case .unsupported: "unsupported"
-        }
-    }
 }
 
 /// A capability answer with the facts behind it.
