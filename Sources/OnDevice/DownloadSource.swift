@@ -18,7 +18,7 @@ public enum DownloadSource: Sendable, Equatable {
             }
         } else if text.hasPrefix("http://") || text.hasPrefix("https://") {
             guard let url = URL(string: text), url.host != nil else { throw OnDeviceError(store: .unsupportedURL(url: text)) }
-            guard let sha256 else { throw OnDeviceError(store: .checksumMismatch(file: text, expected: "a sha256", actual: "none")) }
+            guard let sha256 else { throw OnDeviceError.invalidArgument("\(text): a URL source needs its sha256") }
             self = .url(url, sha256: sha256)
         } else {
             return nil

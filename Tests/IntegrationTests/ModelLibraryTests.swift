@@ -81,6 +81,7 @@ import TestSupport
             ({ _ = try await library.info("no-such-model") }, .modelUnavailable),
             ({ _ = try await library.download("no-such-model") }, .modelUnavailable),
             ({ _ = try DownloadSource("hf:org/repo/m.gguf", sha256: "xyz") }, .downloadFailed),
+            ({ _ = try DownloadSource("https://example.invalid/m.gguf") }, .invalidArgument),
             ({ _ = try PrefetchPlan(models: ["../evil"]) }, .invalidArgument),
             ({ var plan = try PrefetchPlan(); try plan.add(operationNamed: "teleport") }, .invalidArgument),
         ] as [(() async throws -> Void, OnDeviceError.Code)] {
