@@ -55,9 +55,9 @@ enum PhotosBenchCommand {
         guard let preference = PhotoBackendPreference(rawValue: raw) else {
             throw CLIError.invalidValue(option: "--backend", value: raw, expected: "auto, perceptual or neural")
         }
-        let store = try ModelStore(configuration: .fromEnvironment())
+        let runtime = try await OnDeviceRuntime.make()
         let feature = PhotoSimilarityFeature(cacheDirectory: a.string("cache") ?? PhotoSimilarityFeature.defaultCacheDirectory(),
-                                             neural: EfficientNetBackendLoader(store: store))
+                                             neural: EfficientNetBackendLoader(runtime: runtime))
         await feature.select(preference, revision: 1)
         if preference == .neural, case .perceptual(_, let reason) = feature.capability {
             throw CLIError.io("neural backend unavailable: \(reason)")

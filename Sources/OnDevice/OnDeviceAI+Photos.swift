@@ -198,7 +198,7 @@ extension OnDeviceAI {
     public func photoLibrary(cacheDirectory: URL? = nil) async throws -> PhotoLibrary {
         let runtime = try await runtime()
         let directory = cacheDirectory?.path ?? PhotoSimilarityFeature.defaultCacheDirectory()
-        let feature = PhotoSimilarityFeature(cacheDirectory: directory, neural: EfficientNetBackendLoader(store: runtime.store))
+        let feature = PhotoSimilarityFeature(cacheDirectory: directory, neural: EfficientNetBackendLoader(runtime: runtime))
         await runtime.attach(feature)
         return PhotoLibrary(feature: feature, runtime: runtime,
                             threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,

@@ -73,26 +73,31 @@ package final class PhotoSimilarityFeature: ConfigurationSliceConsumer {
     }
 }
 
-/// Production neural loader: EfficientNet-Lite0 (`efficientnet-lite0`) from the model store.
+/// Production neural loader: EfficientNet-Lite0 (`efficientnet-lite0`) leased from the runtime's
+/// residency cache, as every other model is, so the memory budget, capability answers and events
+/// see it. The backend holds the lease while it is installed; a swap, or the feature's end, drops
+/// it and gives the model back to the cache. An installed model is never downloaded here: a
+/// missing one is a reason to fall back, not a download behind the user's back.
 package struct EfficientNetBackendLoader: NeuralBackendLoading {
     package static let modelId = "efficientnet-lite0"
-    package let store: ModelStore
+    package let runtime: OnDeviceRuntime
 
-    package init(store: ModelStore) { self.store = store }
+    package init(runtime: OnDeviceRuntime) { self.runtime = runtime }
 
     package func load() async throws(PhotosError) -> any PhotoDescribing {
         let installed: InstalledModel?
-        do { installed = try await store.resolve(Self.modelId) } catch {
+        do { installed = try await runtime.store.resolve(Self.modelId) } catch {
             throw .backendUnavailable(name: Self.modelId, reason: "\(error)")
         }
-        guard let installed, let checkpoint = installed.filePaths.first else {
+        guard let installed, !installed.filePaths.isEmpty else {
             throw .backendUnavailable(name: Self.modelId, reason: "model not installed (ondevice models pull \(Self.modelId))")
         }
         do {
-            let model = try EfficientNetLite0.load(checkpoint: URL(fileURLWithPath: checkpoint))
-            return EfficientNetBackend(model: model, fingerprint: installed.entry.fingerprint)
+            // One thread per image: the service describes images in parallel.
+            let lease = try await runtime.lease(ResidentVisionModel.self, modelId: Self.modelId, options: LoadOptions(threads: 1))
+            return EfficientNetBackend(lease: lease, fingerprint: installed.entry.fingerprint)
         } catch {
-            throw .backendUnavailable(name: Self.modelId, reason: "\(checkpoint): \(error)")
+            throw .backendUnavailable(name: Self.modelId, reason: error.description)
         }
     }
 }

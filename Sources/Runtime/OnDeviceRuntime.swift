@@ -18,8 +18,10 @@ package actor OnDeviceRuntime: ConfigurationApplying {
     private var lastRevision: UInt64
     private var lastIdentity: RuntimeIdentity
     private var pressureTask: Task<Void, Never>?
-    /// Features of higher layers (photo similarity) that swap backends on their slice.
-    private var sliceConsumers: [any ConfigurationSliceConsumer] = []
+    /// Features of higher layers (photo similarity) that swap backends on their slice, held
+    /// weakly: a feature lives as long as its owner (a photo library) holds it, and the backend
+    /// it installed, with the model lease that backend holds, goes with it.
+    private var sliceConsumers: [WeakSliceConsumer] = []
 
     private init(events: EventBus<RuntimeEvent>, store: ModelStore, downloads: Downloads, residency: Residency,
                  capabilities: Capabilities, settings: SettingsModel, textGeneration: TextGenerationFeature,
@@ -99,7 +101,7 @@ package actor OnDeviceRuntime: ConfigurationApplying {
                 await residency.unload(incoming.textGeneration.modelId)
             }
         }
-        for consumer in sliceConsumers where swapped.contains(consumer.slice) {
+        for consumer in sliceConsumers.compactMap(\.consumer) where swapped.contains(consumer.slice) {
             await consumer.configure(incoming, revision: configuration.revision)
         }
         events.publish(.configurationApplied(revision: configuration.revision, swapped: swapped))
@@ -109,7 +111,8 @@ package actor OnDeviceRuntime: ConfigurationApplying {
     /// Attaches a stable feature of a higher layer: it gets the accepted identity now, and every
     /// later identity whose `slice` changed.
     package func attach(_ consumer: any ConfigurationSliceConsumer) async {
-        sliceConsumers.append(consumer)
+        sliceConsumers.removeAll { $0.consumer == nil }
+        sliceConsumers.append(WeakSliceConsumer(consumer: consumer))
         await consumer.configure(lastIdentity, revision: lastRevision)
     }
 
@@ -163,4 +166,9 @@ package actor OnDeviceRuntime: ConfigurationApplying {
         await residency.unloadAll()
         events.finish()
     }
+}
+
+/// A slice consumer the runtime does not keep alive.
+private struct WeakSliceConsumer {
+    weak var consumer: (any ConfigurationSliceConsumer)?
 }

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import ModelStore
 import Photos
+import Runtime
 import TestSupport
 import Testing
 
@@ -13,13 +14,36 @@ import Testing
     static let storeRoot = StoreConfiguration.defaultRoot(environment: ProcessInfo.processInfo.environment)
     static let modelFile = "ml-illustrated/efficientnet-lite0/main/pth/efficientnet-lite0-57934424.pth"
 
-    static func feature(cache: TemporaryDirectory) async throws -> PhotoSimilarityFeature {
+    static func feature(cache: TemporaryDirectory, runtime: OnDeviceRuntime? = nil) async throws -> PhotoSimilarityFeature {
         try #require(FileManager.default.fileExists(atPath: storeRoot + "/" + modelFile),
                      "EfficientNet-Lite0 is not installed in \(storeRoot): run scripts/setup.sh all")
-        let store = try ModelStore(configuration: StoreConfiguration(root: storeRoot))
-        let feature = PhotoSimilarityFeature(cacheDirectory: cache.path, neural: EfficientNetBackendLoader(store: store))
+        let runtime = if let runtime { runtime } else { try await Self.runtime() }
+        let feature = PhotoSimilarityFeature(cacheDirectory: cache.path, neural: EfficientNetBackendLoader(runtime: runtime))
         await feature.select(.automatic, revision: 1)
         return feature
+    }
+
+    static func runtime() async throws -> OnDeviceRuntime {
+        try await OnDeviceRuntime.make(RuntimeDependencies(store: StoreConfiguration(root: storeRoot), pressureProbe: nil))
+    }
+
+    @Test func `the neural backend is leased from the runtime while it is installed, and given back after`() async throws {
+        let cache = try TemporaryDirectory()
+        let runtime = try await Self.runtime()
+        var feature: PhotoSimilarityFeature? = try await Self.feature(cache: cache, runtime: runtime)
+        guard case .neural? = feature?.capability else { Issue.record("\(String(describing: feature?.capability))"); return }
+        let held = await runtime.residency.snapshot().models.first { $0.modelId == "efficientnet-lite0" }
+        #expect(held?.leases == 1, "\(String(describing: held))")
+        #expect((held?.bytes ?? 0) > 0)
+        _ = try feature?.service.facts(for: GoldenVision.path("images/p01_chelsea.jpg"))
+        feature = nil
+        var leases = held?.leases ?? 0
+        for _ in 0..<200 where leases > 0 {
+            try await Task.sleep(for: .milliseconds(10))
+            leases = await runtime.residency.snapshot().models.first { $0.modelId == "efficientnet-lite0" }?.leases ?? 0
+        }
+        #expect(leases == 0, "the dropped feature still holds the model")
+        await runtime.shutdown()
     }
 
     @Test func `with the model installed auto picks the neural backend and its features match the golden ones`() async throws {

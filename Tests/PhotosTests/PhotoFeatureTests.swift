@@ -58,9 +58,9 @@ import Testing
 
     @Test func `the production loader reports the model's state instead of inventing features`() async throws {
         let home = try TemporaryDirectory()
-        let store = try ModelStore(configuration: StoreConfiguration(root: home.path))
+        let runtime = try await Self.runtime(RuntimeSettings(), home: home)
         do {
-            _ = try await EfficientNetBackendLoader(store: store).load()
+            _ = try await EfficientNetBackendLoader(runtime: runtime).load()
             Issue.record("loaded from an empty store")
         } catch {
             guard case .backendUnavailable(let name, let reason) = error else { Issue.record("\(error)"); return }
