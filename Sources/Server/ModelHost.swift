@@ -1,5 +1,4 @@
 import Foundation
-import ModelStore
 import OnDevice
 import Platform
 import Runtime
@@ -19,9 +18,9 @@ package final class ModelHost: Sendable {
     /// unloaded model drops out), with the KV budget they were given.
     private let textModels = Locked<[String: ServedTextModel]>([:])
     /// Weights-file headers already read, by path.
-    private let headers = Locked<[String: ModelHeader]>([:])
+    private let headers = Locked<[String: ModelWeights]>([:])
     /// The kinds this server has endpoints for.
-    static let servedKinds: Set<ModelKind> = [.llm, .embedding, .asr, .tts]
+    static let servedKinds: Set<ModelInfo.Kind> = [.llm, .embedding, .asr, .tts]
 
     package init(runtime: OnDeviceRuntime, configuration: ServerConfiguration) {
         self.runtime = runtime
@@ -32,21 +31,24 @@ package final class ModelHost: Sendable {
     }
 
     /// Installed models the server offers, in catalog order.
-    package func servedModels() async -> [ModelStatus] {
-        await runtime.store.list().filter { status in
-            status.state == .installed && Self.servedKinds.contains(status.entry.kind)
-                && (configuration.models.map { $0.contains(status.entry.id) } ?? true)
+    package func servedModels() async throws -> [ModelInfo] {
+        try await ai.modelLibrary().list().filter { model in
+            model.state == .installed && Self.servedKinds.contains(model.kind) && (configuration.models.map { $0.contains(model.id) } ?? true)
         }
     }
 
-    /// The installed model `id`, which must be of `kind`. Blocks the connection thread briefly.
-    func resolve(_ id: String, kind: ModelKind, endpoint: String) throws(ServerError) -> InstalledModel {
+    /// Installed model `id`, which must be of `kind`. Blocks the connection thread briefly.
+    func resolve(_ id: String, kind: ModelInfo.Kind, endpoint: String) throws(ServerError) -> ModelInfo {
         if let allowed = configuration.models, !allowed.contains(id) { throw .modelNotFound(id) }
-        let store = runtime.store
-        let found: InstalledModel?
-        do { found = try blockingAwait { try await store.resolve(id) } } catch { throw .modelNotFound(id) }
-        guard let found else { throw .modelNotFound(id) }
-        guard found.entry.kind == kind else { throw .wrongModelKind(model: id, endpoint: endpoint) }
+        guard let found = installed(id) else { throw .modelNotFound(id) }
+        guard found.kind == kind else { throw .wrongModelKind(model: id, endpoint: endpoint) }
+        return found
+    }
+
+    /// Model `id` when it is installed. Blocks the connection thread briefly.
+    private func installed(_ id: String) -> ModelInfo? {
+        let ai = ai
+        guard let found = try? blockingAwait({ try await ai.modelLibrary().info(id) }), found.state == .installed else { return nil }
         return found
     }
 
@@ -69,10 +71,8 @@ package final class ModelHost: Sendable {
            !isDirectory.boolValue {
             return id
         }
-        let store = runtime.store
-        let found = try? blockingAwait { try await store.resolve(id) }
-        guard let found = found ?? nil, found.entry.kind == .lora,
-              let path = found.firstPath(withSuffix: ".gguf") ?? found.filePaths.first else { throw .adapterNotFound(id) }
+        guard let found = installed(id), found.kind == .lora,
+              let path = found.firstPath(withSuffix: ".gguf") ?? found.files.first?.path else { throw .adapterNotFound(id) }
         return path
     }
 
@@ -249,7 +249,7 @@ package final class ModelHost: Sendable {
 
     /// Loads model `id` (of `kind`) and releases it at once, so it stays for `keepAliveSeconds`
     /// (Ollama's empty-prompt request). Returns false when the client left while waiting.
-    func preload(_ id: String, kind: ModelKind, endpoint: String, keepAliveSeconds: Double?, responder: HTTPResponder) throws -> Bool {
+    func preload(_ id: String, kind: ModelInfo.Kind, endpoint: String, keepAliveSeconds: Double?, responder: HTTPResponder) throws -> Bool {
         _ = try resolve(id, kind: kind, endpoint: endpoint)
         switch kind {
         case .llm:
@@ -263,45 +263,38 @@ package final class ModelHost: Sendable {
 
     /// Unloads model `id` now if idle, else as soon as its last running request ends (Ollama's
     /// `keep_alive: 0` with an empty prompt).
-    func unload(_ id: String, kind: ModelKind, endpoint: String) throws(ServerError) {
+    func unload(_ id: String, kind: ModelInfo.Kind, endpoint: String) throws(ServerError) {
         _ = try resolve(id, kind: kind, endpoint: endpoint)
-        let residency = runtime.residency
-        do { try blockingAwait { await residency.unload(id) } } catch { throw .modelFailed(model: id, reason: "\(error)") }
+        let ai = ai
+        do { try blockingAwait { try await ai.unload(id) } } catch { throw .modelFailed(model: id, reason: "\(error)") }
     }
 
     /// What the residency cache holds now (Ollama's `/api/ps`).
-    func residents() throws -> ResidencySnapshot {
-        let residency = runtime.residency
-        return try blockingAwait { await residency.snapshot() }
+    func residents() throws -> ResidencyStatus {
+        let ai = ai
+        return try blockingAwait { try await ai.residency() }
     }
 
     /// A served model as model listings (Ollama's `/api/tags`, `/api/show`) describe it.
     struct ServedModel: Sendable {
-        var status: ModelStatus
-        /// The weights file: the largest `.gguf` or `.safetensors` file of the model.
-        var weights: ModelFile?
-        /// What the weights file's header says; nil when it has none this build reads.
-        var header: ModelHeader?
-        /// When the weights file last changed.
-        var modified: Date?
+        var info: ModelInfo
+        /// What its weights file's header says; nil when it has none this build reads.
+        var weights: ModelWeights?
     }
 
     /// The served models of `kinds`, described from the store and their weights files' headers
     /// (read once per file, then cached). Blocks the connection thread briefly.
-    func describedModels(kinds: Set<ModelKind>) throws -> [ServedModel] {
-        let statuses = try blockingAwait { await self.servedModels() }.filter { kinds.contains($0.entry.kind) }
-        return statuses.map { status in
-            let weights = status.entry.files.filter { $0.name.hasSuffix(".gguf") || $0.name.hasSuffix(".safetensors") }
-                .max { ($0.bytes ?? 0) < ($1.bytes ?? 0) }
-            guard let weights else { return ServedModel(status: status) }
-            let path = status.directory + "/" + weights.name
-            let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-            var header = headers.withLock { $0[path] }
-            if header == nil, let read = try? ModelHeader.read(path: path) {
-                header = read
+    func describedModels(kinds: Set<ModelInfo.Kind>) throws -> [ServedModel] {
+        let models = try blockingAwait { try await self.servedModels() }.filter { kinds.contains($0.kind) }
+        let ai = ai
+        return models.map { model in
+            guard let path = model.weightsFile?.path else { return ServedModel(info: model) }
+            var weights = headers.withLock { $0[path] }
+            if weights == nil, let read = try? blockingAwait({ try await ai.modelLibrary().weights(of: model.id) }) {
+                weights = read
                 headers.withLock { $0[path] = read }
             }
-            return ServedModel(status: status, weights: weights, header: header, modified: modified)
+            return ServedModel(info: model, weights: weights)
         }
     }
 

@@ -59,8 +59,24 @@ import TestSupport
         let storage = await library.storage()
         #expect(storage.models.map(\.id) == [id] && storage.totalBytes == Int64(f.body.count))
 
-        // The text ops run it by id.
+        // The weights header, read without loading the model.
+        let tiny = TinyModel()
+        let weights = try #require(try await library.weights(of: id))
+        #expect(weights.file == model.weightsFile && weights.format == "gguf" && weights.architecture == tiny.architecture)
+        #expect(weights.layerCount == tiny.layers && weights.embeddingLength == tiny.embedding && weights.headCount == tiny.heads)
+        #expect(weights.contextLength == tiny.contextLength && weights.vocabularySize == tiny.tokens.count)
+        #expect(weights.parameterCount > 0 && weights.modified != nil)
+
+        // The text ops run it by id; while loaded the residency shows it, and unload lets it go.
         #expect(try await f.ai.capability(model: id).status == .ready)
+        var options = TextOptions.greedy
+        options.maxTokens = 2
+        _ = try await f.ai.textModel(id).generate("hello", options: options, raw: true)
+        let loaded = try #require(try await f.ai.residency().models.first { $0.id == id })
+        #expect(!loaded.isLoading && loaded.leases == 0 && loaded.bytes > 0)
+        #expect(try await f.ai.residency().usedBytes >= loaded.bytes)
+        try await f.ai.unload(id)
+        #expect(try await f.ai.residency().models.allSatisfy { $0.id != id })
 
         try await library.remove(id)
         #expect(try await library.info(id).state == .absent)

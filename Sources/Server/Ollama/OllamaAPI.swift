@@ -75,9 +75,9 @@ package struct OllamaAPI {
 
     private func tags(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let models = try host.describedModels(kinds: [.llm, .embedding]).map { model in
-            JSONValue.make([("name", .string(model.status.entry.id + ":latest")), ("model", .string(model.status.entry.id + ":latest")),
-                            ("modified_at", .string(Self.timestamp(model.modified ?? Date(timeIntervalSince1970: 0)))),
-                            ("size", .int(Int(model.status.bytesOnDisk))), ("digest", .string(model.weights?.sha256 ?? "")),
+            JSONValue.make([("name", .string(model.info.id + ":latest")), ("model", .string(model.info.id + ":latest")),
+                            ("modified_at", .string(Self.timestamp(model.weights?.modified ?? Date(timeIntervalSince1970: 0)))),
+                            ("size", .int(Int(model.info.bytesOnDisk))), ("digest", .string(model.info.weightsFile?.sha256 ?? "")),
                             ("details", Self.details(model))])
         }
         responder.send(json: JSONValue.make([("models", .array(models))]).serialized)
@@ -86,16 +86,16 @@ package struct OllamaAPI {
     private func ps(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let described = try host.describedModels(kinds: [.llm, .embedding])
         let now = Date()
-        let models: [JSONValue] = try host.residents().models.filter { !$0.loading }.compactMap { resident in
-            guard let model = described.first(where: { $0.status.entry.id == resident.modelId }) else { return nil }
+        let models: [JSONValue] = try host.residents().models.filter { !$0.isLoading }.compactMap { resident in
+            guard let model = described.first(where: { $0.info.id == resident.id }) else { return nil }
             var fields: [(String, JSONValue)] = [
-                ("name", .string(resident.modelId + ":latest")), ("model", .string(resident.modelId + ":latest")),
-                ("size", .int(resident.bytes)), ("digest", .string(model.weights?.sha256 ?? "")), ("details", Self.details(model)),
+                ("name", .string(resident.id + ":latest")), ("model", .string(resident.id + ":latest")),
+                ("size", .int(resident.bytes)), ("digest", .string(model.info.weightsFile?.sha256 ?? "")), ("details", Self.details(model)),
             ]
             // Known while idle with a finite keep-alive; a model in use or kept forever has none.
             if let left = resident.idleSecondsLeft { fields.append(("expires_at", .string(Self.timestamp(now.addingTimeInterval(left))))) }
             fields.append(("size_vram", .int(0)))
-            if model.status.entry.kind == .llm { fields.append(("context_length", .int(host.textOptions.contextLength))) }
+            if model.info.kind == .llm { fields.append(("context_length", .int(host.textOptions.contextLength))) }
             return .make(fields)
         }
         responder.send(json: JSONValue.make([("models", .array(models))]).serialized)
@@ -103,11 +103,11 @@ package struct OllamaAPI {
 
     private func show(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let id = try Self.modelName(server.jsonBody(request))
-        guard let model = try host.describedModels(kinds: [.llm, .embedding]).first(where: { $0.status.entry.id == id }) else {
+        guard let model = try host.describedModels(kinds: [.llm, .embedding]).first(where: { $0.info.id == id }) else {
             throw ServerError.modelNotFound(id)
         }
-        let header = model.header
-        let isText = model.status.entry.kind == .llm
+        let header = model.weights
+        let isText = model.info.kind == .llm
         var info: [(String, JSONValue)] = []
         if let arch = header?.architecture {
             info.append(("general.architecture", .string(arch)))
@@ -121,25 +121,25 @@ package struct OllamaAPI {
         // chat template; completion needs nothing more.
         let capabilities: [String] = isText ? (header?.chatTemplate == nil ? ["completion"] : ["completion", "tools"]) : ["embedding"]
         var fields: [(String, JSONValue)] = [
-            ("license", .string(model.status.entry.license)),
-            ("modelfile", .string("# ondevice model \(id); weights \(model.weights?.name ?? "-")\nFROM \(id)\n")),
+            ("license", .string(model.info.license)),
+            ("modelfile", .string("# ondevice model \(id); weights \(model.info.weightsFile?.name ?? "-")\nFROM \(id)\n")),
             ("parameters", .string("")),
             ("template", .string(header?.chatTemplate ?? "")),
             ("details", Self.details(model)),
             ("model_info", .make(info)),
             ("capabilities", .array(capabilities.map(JSONValue.string))),
         ]
-        if let modified = model.modified { fields.append(("modified_at", .string(Self.timestamp(modified)))) }
+        if let modified = model.weights?.modified { fields.append(("modified_at", .string(Self.timestamp(modified)))) }
         responder.send(json: JSONValue.make(fields).serialized)
     }
 
     /// Ollama's `details`: format, family, parameter size ("134.52M"), quantization.
     static func details(_ model: ModelHost.ServedModel) -> JSONValue {
-        let family = model.header?.architecture ?? model.status.entry.kind.rawValue
-        return .make([("parent_model", .string("")), ("format", .string(model.header?.format ?? "")), ("family", .string(family)),
+        let family = model.weights?.architecture ?? model.info.kind.rawValue
+        return .make([("parent_model", .string("")), ("format", .string(model.weights?.format ?? "")), ("family", .string(family)),
                       ("families", .array([.string(family)])),
-                      ("parameter_size", .string(model.header.map { parameterSize($0.parameterCount) } ?? "")),
-                      ("quantization_level", .string(model.header?.quantization ?? ""))])
+                      ("parameter_size", .string(model.weights.map { parameterSize($0.parameterCount) } ?? "")),
+                      ("quantization_level", .string(model.weights?.quantization ?? ""))])
     }
 
     /// A parameter count the way Ollama prints it: "134.52M", "8.0B".

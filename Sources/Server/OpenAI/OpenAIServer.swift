@@ -85,14 +85,14 @@ package struct OpenAIServer: HTTPHandling {
 
     private func models(_ request: HTTPRequest, _ responder: HTTPResponder) throws {
         let host = host
-        let served = try blockingAwait { await host.servedModels().map { ($0.entry.id, $0.entry.kind.rawValue) } }
+        let served = try blockingAwait { try await host.servedModels().map { ($0.id, $0.kind.rawValue) } }
         let data = served.map { Self.modelObject(id: $0.0, kind: $0.1) }
         responder.send(json: JSONValue.make([("object", .string("list")), ("data", .array(data))]).serialized)
     }
 
     private func model(_ id: String, _ responder: HTTPResponder) throws {
         let host = host
-        let served = try blockingAwait { await host.servedModels().map { ($0.entry.id, $0.entry.kind.rawValue) } }
+        let served = try blockingAwait { try await host.servedModels().map { ($0.id, $0.kind.rawValue) } }
         guard let found = served.first(where: { $0.0 == id }) else { throw ServerError.modelNotFound(id) }
         responder.send(json: Self.modelObject(id: found.0, kind: found.1).serialized)
     }
