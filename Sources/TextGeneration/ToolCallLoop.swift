@@ -124,7 +124,8 @@ package struct ToolCallLoop: Sendable {
                 // A template that lays out results wraps the content itself (<tool_response>).
                 conversation.append(ChatMessage(role: .tool, content: inTemplate
                     ? (record.isError ? "error: \(record.result)" : record.result)
-                    : ToolRegistry.response(name: record.call?.name, result: record.result, isError: record.isError)))
+                    : ToolRegistry.response(name: record.call?.name, result: record.result, isError: record.isError),
+                    name: record.call?.name))
             }
         }
     }

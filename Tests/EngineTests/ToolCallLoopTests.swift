@@ -62,7 +62,8 @@ final class ScriptedResponder: AssistantResponding, Sendable {
         #expect(turns[0].messages.first?.role == .system)
         #expect(turns[0].messages.first?.content.contains(#""name":"calculate""#) == true)
         let last = try #require(turns[1].messages.last)
-        #expect(last == ChatMessage(role: .tool, content: "<tool_response>\n{\"name\":\"calculate\",\"content\":\"42\"}\n</tool_response>"))
+        #expect(last == ChatMessage(role: .tool, content: "<tool_response>\n{\"name\":\"calculate\",\"content\":\"42\"}\n</tool_response>",
+                                    name: "calculate"))
         #expect(turns[1].messages[turns[1].messages.count - 2].content
             == "<tool_call>\n{\"name\":\"calculate\",\"arguments\":{\"expression\":\"6 * 7\"}}\n</tool_call>")
         #expect(out.messages.map(\.role) == [.system, .user, .assistant, .tool, .assistant])

@@ -126,6 +126,33 @@ import TestSupport
         #expect(try await ai.activeLeases() == 0)
     }
 
+    /// A tool chat's transcript keeps each assistant turn's calls and each result's tool name, so
+    /// passed back to `chat` the model reads its calls where its template lays them out (Qwen's
+    /// `<tool_call>` control token, which text in a message can never produce).
+    @Test func `a tool chat's transcript passed back to chat keeps its calls in the prompt`() async throws {
+        let ai = try OpsTests.instance(TestModels.qwen25)
+        var toolOptions = ToolOptions()
+        toolOptions.maxToolCalls = 1
+        let (question, _) = try #require(TextEvaluation.arithmetic.first)
+        let r = try await ai.chat([.user(question)], tools: [.calculate], options: Self.options, toolOptions: toolOptions)
+        let calls = r.transcript.flatMap(\.toolCalls)
+        try #require(!calls.isEmpty, "Qwen made no call: \(r.transcript)")
+        #expect(calls.first?.name == "calculate" && calls.first?.arguments.contains("expression") == true, "\(calls)")
+        #expect(r.transcript.filter { $0.role == .tool }.allSatisfy { $0.toolName == "calculate" })
+        // Stored and read back as JSON, as an app keeping its chats would.
+        let stored = try JSONDecoder().decode([Message].self, from: JSONEncoder().encode(r.transcript))
+        #expect(stored == r.transcript)
+
+        let qwen = ai.textModel
+        let callOpen = try await qwen.tokenize("<tool_call>", parseSpecialTokens: true)
+        try #require(callOpen.count == 1, "<tool_call> is not one control token: \(callOpen)")
+        var once = TextOptions.greedy
+        once.maxTokens = 1
+        let next = try await qwen.chat(stored + [.user("Thank you. And what is 2 + 2?")], options: once)
+        #expect(next.promptTokenIDs.filter { $0 == callOpen[0] }.count == calls.count)
+        #expect(try await ai.activeLeases() == 0)
+    }
+
     @Test func `cancelling a tool chat stream stops decoding and returns the lease`() async throws {
         let ai = try OpsTests.instance()
         var o = TextOptions.greedy

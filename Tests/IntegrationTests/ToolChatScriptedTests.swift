@@ -77,7 +77,7 @@ final class ScriptedAssistant: AssistantResponding, Sendable {
         #expect(result.transcript[0].content.contains(#""name":"lookup_city""#))
         #expect(result.transcript[3].content == "<tool_response>\n{\"name\":\"lookup_city\",\"content\":\"Lisbon: 709000 in 2021\"}\n</tool_response>")
         // What the model saw on its second turn is that transcript up to the answer.
-        #expect(script.seen[1].map { Message(role: Role(rawValue: $0.role.rawValue)!, content: $0.content) } == Array(result.transcript.dropLast()))
+        #expect(script.seen[1].map { Message(role: Role(rawValue: $0.role.rawValue)!, content: $0.content, toolName: $0.name) } == Array(result.transcript.dropLast()))
         #expect(try await ai.activeLeases() == 0)
     }
 
