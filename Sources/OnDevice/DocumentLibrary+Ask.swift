@@ -5,51 +5,6 @@ import Retrieval
 import TextGeneration
 import Tokenizers
 
-/// A passage a grounded answer was given, numbered as the prompt (and the answer's `[n]`) name it.
-public struct AnswerCitation: Sendable, Equatable {
-    public let number: Int
-    public let passage: LibraryPassage
-}
-
-/// An answer grounded in a library's passages.
-public struct GroundedAnswer: Sendable, Equatable {
-    public let text: String
-    /// The passages the model was given, best first (fewer than asked when they did not fit).
-    public let citations: [AnswerCitation]
-    /// How the passages were found.
-    public let method: LibrarySearchMethod
-    /// The generation: tokens, timings, finish reason.
-    public let result: TextResult
-}
-
-/// What `ask` streams, in order: the citations once, the answer's text as it is generated,
-/// then `finished` once (unless an error or cancellation ends the stream).
-public enum AnswerEvent: Sendable, Equatable {
-    case retrieved([AnswerCitation], method: LibrarySearchMethod)
-    case partial(String)
-    case finished(GroundedAnswer)
-}
-
-/// How `ask` answers.
-public struct AskOptions: Sendable, Equatable {
-    /// Passages retrieved for the question.
-    public var passages = 4
-    /// The text model (nil: the instance's model for chat).
-    public var model: String?
-    /// The answer's generation: greedy and at most 200 tokens unless changed. The prompt must
-    /// fit the session's context with `maxTokens` to spare; passages that do not are dropped,
-    /// lowest-ranked first.
-    public var text: TextOptions
-    /// The system instruction: answer from the numbered passages only, cite them, admit not knowing.
-    public var instructions = RAGPrompt.instructions
-
-    public init() {
-        text = TextOptions()
-        text.temperature = 0
-        text.maxTokens = 200
-    }
-}
-
 extension DocumentLibrary {
     /// Answers `question` from the library's best passages with a chat model, streamed, citing
     /// the passages it was given. The passages go to the model as message text (never control

@@ -2,62 +2,6 @@ import Foundation
 import Retrieval
 import Runtime
 
-/// A text to index: replaced when a document with its id is added again.
-public struct LibraryDocument: Sendable, Equatable {
-    public var id: String
-    public var text: String
-    /// Returned with every passage of the document (a file's path, its date, a URL).
-    public var metadata: [String: String]
-
-    public init(id: String, text: String, metadata: [String: String] = [:]) {
-        self.id = id
-        self.text = text
-        self.metadata = metadata
-    }
-}
-
-/// An indexed document and how many passages it was cut into.
-public struct LibraryDocumentSummary: Sendable, Equatable {
-    public let id: String
-    public let passages: Int
-}
-
-/// One passage a search found.
-public struct LibraryPassage: Sendable, Equatable {
-    public let documentId: String
-    /// Its place in the document, from 0.
-    public let ordinal: Int
-    /// Cosine similarity for a search by meaning, the BM25 score for one by words: the two are
-    /// never mixed in one ranking.
-    public let score: Float
-    public let text: String
-    public let metadata: [String: String]
-}
-
-/// How a search ranked its passages.
-public enum LibrarySearchMethod: Sendable, Equatable, CustomStringConvertible {
-    /// By meaning, with the vectors of this embedding backend (`approximate`: the HNSW graph
-    /// rather than an exact scan).
-    case semantic(model: String, revision: String, preprocessing: String, dimension: Int, approximate: Bool)
-    /// By words (BM25) only, because of `reason` (asked for, or no embedding model to be had).
-    case lexical(reason: String)
-
-    public var description: String {
-        switch self {
-        case let .semantic(model, revision, _, dimension, approximate):
-            "semantic (\(model) @\(revision.prefix(12)), \(dimension) dims, \(approximate ? "approximate" : "exact"))"
-        case .lexical(let reason): "lexical BM25 (\(reason))"
-        }
-    }
-}
-
-/// What a search found.
-public struct LibrarySearchResult: Sendable, Equatable {
-    public let method: LibrarySearchMethod
-    /// Best first.
-    public let passages: [LibraryPassage]
-}
-
 /// A persistent document index for search by meaning, with search by words (BM25) when no
 /// embedding model can be had, said so, never silently. Documents are cut into overlapping
 /// passages and embedded by the instance's embedding model, leased from the runtime for each

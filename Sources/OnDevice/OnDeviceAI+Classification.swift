@@ -3,28 +3,6 @@ import ModelStore
 import Photos
 import Runtime
 
-/// One ImageNet class an image may show.
-public struct ImageLabel: Sendable, Equatable {
-    /// The class's ImageNet name ("tabby, tabby cat").
-    public let name: String
-    /// Its index among ImageNet's 1,000 classes.
-    public let classIndex: Int
-    /// Softmax over every class, 0...1.
-    public let probability: Double
-    /// The network's raw score.
-    public let logit: Float
-}
-
-/// What an image classifier found.
-public struct ImageClassification: Sendable, Equatable {
-    /// The most likely classes, most likely first.
-    public let labels: [ImageLabel]
-    /// The classifier's catalog id (or path).
-    public let model: String
-    /// Seconds the network ran, decoding and resizing the image not counted.
-    public let networkSeconds: Double
-}
-
 extension OnDeviceAI {
     /// The `count` ImageNet classes the photo at `image` most likely shows, from EfficientNet-Lite0
     /// (`imageModel`, leased from the runtime, downloaded on first use): the network behind the

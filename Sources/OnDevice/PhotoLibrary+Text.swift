@@ -2,51 +2,6 @@ import Foundation
 import Photos
 import Runtime
 
-/// What `PhotoLibrary.indexText(directory:)` did.
-public struct PhotoTextIndexing: Sendable, Equatable {
-    /// Photos in the folder.
-    public let photos: Int
-    /// Photos read or labelled this time (new, changed, or not yet labelled); the rest were
-    /// unchanged and kept.
-    public let read: Int
-    /// Files that could not be read, one line each naming the file and the fault.
-    public let skipped: [String]
-    /// The image-label model whose labels were added (`efficientnet-lite0`), or nil with
-    /// `notes` saying why photos are indexed by their text alone.
-    public let labelModel: String?
-    /// The embedding model whose vectors let search match by meaning, or nil with `notes`
-    /// saying why search matches words only.
-    public let embeddingModel: String?
-    /// Why a model was not used, one line each.
-    public let notes: [String]
-}
-
-/// A photo found by `PhotoLibrary.searchText(_:in:count:)`.
-public struct PhotoTextMatch: Sendable, Equatable {
-    public let url: URL
-    /// The ranking score (higher is better): the word score when search matches words only,
-    /// else the fusion of the word and meaning rankings.
-    public let score: Double
-    /// The text read in the photo, one line per line.
-    public let text: String
-    /// What the photo shows, most likely first (ImageNet classes); empty when not labelled.
-    public let labels: [String]
-    /// Σ idf of the query words in the text and labels (+1 for the whole phrase); 0 when none.
-    public let wordScore: Double
-    /// Cosine similarity of the photo's embedding to the query's; nil when search matched words
-    /// only.
-    public let similarity: Float?
-}
-
-/// The photos a text query found, and how it matched.
-public struct PhotoTextSearchResult: Sendable, Equatable {
-    public let matches: [PhotoTextMatch]
-    /// The embedding model that matched by meaning, or nil when only words were matched
-    /// (`note` says why).
-    public let embeddingModel: String?
-    public let note: String?
-}
-
 extension PhotoLibrary {
     /// The instance's embedding model, which search by meaning uses.
     var embeddingModel: String { ai.configuration.embeddingModel }

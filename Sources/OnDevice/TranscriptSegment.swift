@@ -35,15 +35,3 @@ extension TranscriptSegment {
                   words: s.words.map { TranscriptWord(word: $0.word, start: $0.start, end: $0.end, probability: $0.probability) })
     }
 }
-
-/// One word of a transcript and when it is spoken.
-public struct TranscriptWord: Sendable, Equatable {
-    /// The word with its leading space and attached punctuation; a segment's words concatenate
-    /// to its text.
-    public var word: String
-    /// Seconds from the start of the audio.
-    public var start: Double
-    public var end: Double
-    /// Mean probability of the word's tokens.
-    public var probability: Double
-}
