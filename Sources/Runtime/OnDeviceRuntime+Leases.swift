@@ -20,6 +20,20 @@ extension OnDeviceRuntime {
     }
 }
 
+extension OnDeviceRuntime {
+    /// Leases model `modelId` of whatever kind the catalog says it is, loaded by that kind's
+    /// engine with `textOptions` for a text model and `options` for any other: for warming a
+    /// model before an op needs it.
+    package nonisolated func leaseAnyKind(modelId: String, textOptions: LoadOptions, options: LoadOptions,
+                                          keepAlive: KeepAlive? = nil) async throws(RuntimeError) -> any ModelLease {
+        let installed = try await downloads.installed(modelId)
+        let kind = installed.entry.kind
+        guard let engine = capabilities.engines.engine(for: kind) else { throw .noEngine(modelId: modelId, kind: kind) }
+        let loader = try engine.loader(for: installed, options: kind == .llm ? textOptions : options)
+        return try await residency.lease(any: loader, keepAlive: keepAlive)
+    }
+}
+
 extension Residency {
     /// Leases what `loader` loads, typed as `Model` (for loaders known only as existentials).
     package nonisolated func lease<Model: ResidentModel>(_ type: Model.Type, loader: any ResidentModelLoading,

@@ -27,6 +27,7 @@ package final class ModelHost: Sendable {
         self.configuration = configuration
         var settings = OnDeviceAI.Configuration()
         settings.threads = configuration.threads
+        settings.contextLength = configuration.contextLength
         ai = OnDeviceAI(runtime: runtime, configuration: settings)
     }
 
@@ -247,17 +248,15 @@ package final class ModelHost: Sendable {
         return metrics.render(gauges: gauges)
     }
 
-    /// Loads model `id` (of `kind`) and releases it at once, so it stays for `keepAliveSeconds`
-    /// (Ollama's empty-prompt request). Returns false when the client left while waiting.
+    /// Loads model `id` (of `kind`) through the public API after waiting its turn, so it stays
+    /// for `keepAliveSeconds` (Ollama's empty-prompt request). Returns false when the client left.
     func preload(_ id: String, kind: ModelInfo.Kind, endpoint: String, keepAliveSeconds: Double?, responder: HTTPResponder) throws -> Bool {
         _ = try resolve(id, kind: kind, endpoint: endpoint)
-        switch kind {
-        case .llm:
-            return try withModel(ResidentLanguageModel.self, id, options: textOptions, keepAliveSeconds: keepAliveSeconds,
-                                 responder: responder) { _ in true } ?? false
-        default:
-            return try withModel(ResidentEmbedder.self, id, options: LoadOptions(threads: threads), keepAliveSeconds: keepAliveSeconds,
-                                 responder: responder) { _ in true } ?? false
+        let ai = ai
+        do {
+            return try withTurn(on: id, responder: responder) { try await ai.load(id, keepAliveSeconds: keepAliveSeconds) } != nil
+        } catch let error as OnDeviceError {
+            throw ServerError.modelFailed(model: id, reason: error.message)
         }
     }
 
@@ -304,8 +303,6 @@ package final class ModelHost: Sendable {
         return LoadOptions(contextLength: configuration.contextLength ?? backend.contextLength,
                            threads: configuration.threads ?? backend.threads)
     }
-
-    var threads: Int { configuration.threads ?? runtime.textGeneration.backend.options.threads }
 }
 
 /// A text model the server has run requests on (weakly held) and the KV budget it was given.

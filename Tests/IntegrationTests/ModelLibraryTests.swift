@@ -77,6 +77,14 @@ import TestSupport
         #expect(try await f.ai.residency().usedBytes >= loaded.bytes)
         try await f.ai.unload(id)
         #expect(try await f.ai.residency().models.allSatisfy { $0.id != id })
+        // Warmed ahead of use, it stays for the keep-alive asked for; 0 lets it go at once.
+        try await f.ai.load(id, keepAliveSeconds: 120)
+        let warm = try #require(try await f.ai.residency().models.first { $0.id == id })
+        #expect(warm.leases == 0 && warm.bytes > 0)
+        #expect((100...120).contains(warm.idleSecondsLeft ?? 0), "\(warm)")
+        try await f.ai.unload(id)
+        try await f.ai.load(id, keepAliveSeconds: 0)
+        #expect(try await f.ai.residency().models.allSatisfy { $0.id != id })
 
         try await library.remove(id)
         #expect(try await library.info(id).state == .absent)
