@@ -1,3 +1,4 @@
+import Runtime
 import TextGeneration
 import Tokenizers
 
@@ -24,6 +25,13 @@ extension OnDeviceAI {
     /// Streaming `chat`.
     public func chatStream(_ messages: [Message], options: TextOptions = TextOptions()) -> AsyncThrowingStream<TextEvent, Error> {
         textModel.chatStream(messages, options: options)
+    }
+
+    /// Tokens of context each text session gets: `Configuration.contextLength`, else the
+    /// runtime's setting.
+    public func textContextLength() async throws -> Int {
+        if let c = configuration.contextLength { return c }
+        return try await runtime().textGeneration.backend.options.contextLength
     }
 
     /// Streaming `chat` whose model decodes at most `readAhead` partial events ahead of the

@@ -87,6 +87,30 @@ public final class OnDeviceAI: Sendable {
         runtimeTask = Task { runtime }
     }
 
+    /// An instance over the user's own setup, as the `ondevice` command has it: the model store
+    /// and the settings file located from the environment (`ONDEVICE_HOME`, `ONDEVICE_SETTINGS`,
+    /// the XDG folders), every engine of this build registered.
+    package static func fromEnvironment(configuration: Configuration = Configuration()) async throws -> OnDeviceAI {
+        OnDeviceAI(runtime: try await OnDeviceRuntime.make(.complete()), configuration: configuration)
+    }
+
+    /// Another instance over this one's runtime (store, residency cache, settings shared) with
+    /// `configuration` for its ops.
+    package func sharingRuntime(configuration: Configuration) -> OnDeviceAI {
+        OnDeviceAI(runtimeTask: runtimeTask, configuration: configuration)
+    }
+
+    private init(runtimeTask: Task<OnDeviceRuntime, Error>, configuration: Configuration) {
+        self.configuration = configuration
+        self.runtimeTask = runtimeTask
+    }
+
+    /// Unloads every model and stops watching memory pressure; the instance is done.
+    package func shutdown() async {
+        guard let runtime = try? await runtime() else { return }
+        await runtime.shutdown()
+    }
+
     /// The runtime behind the ops, for diagnostics and advanced use.
     package func runtime() async throws -> OnDeviceRuntime { try await runtimeTask.value }
 

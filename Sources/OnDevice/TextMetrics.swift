@@ -13,6 +13,9 @@ public struct TextMetrics: Sendable, Equatable, Codable {
     public var tokensPerSecond: Double = 0
     /// Prompt tokens evaluated per second (those not served from the cache).
     public var promptTokensPerSecond: Double = 0
+    /// Seconds spent evaluating the prompt, and generating the reply after its first token.
+    public var promptSeconds: Double = 0
+    public var generationSeconds: Double = 0
     public var finishReason: FinishReason = .stop
     /// Model calls the op made (summaries of long texts make several).
     public var modelCalls = 0
@@ -26,6 +29,8 @@ public struct TextMetrics: Sendable, Equatable, Codable {
         completionTokens += m.completionTokens
         tokensPerSecond = m.generationTokensPerSecond
         promptTokensPerSecond = m.promptTokensPerSecond
+        promptSeconds += m.promptSeconds
+        generationSeconds += m.generationSeconds
         finishReason = FinishReason(m.finishReason)
         modelCalls += 1
     }

@@ -11,6 +11,8 @@ public struct TextOptions: Sendable, Equatable {
     public var topP: Float = SamplingParameters().topP
     public var minP: Float = SamplingParameters().minP
     public var repetitionPenalty: Float = SamplingParameters().repetitionPenalty
+    /// How many recent tokens the repetition penalty looks back over.
+    public var repetitionWindow: Int = SamplingParameters().repetitionWindow
     /// Seed of the sampler; the same seed and options give the same tokens in every door.
     public var seed: UInt64 = SamplingParameters().seed
     /// Generation stops before any of these strings.
@@ -30,6 +32,8 @@ public struct TextOptions: Sendable, Equatable {
     /// (0...20; beyond is `invalidArgument`) in `TextResult.logprobs`. nil, the default, computes
     /// nothing.
     public var logprobs: Int?
+    /// The most alternatives per token `logprobs` may ask for.
+    public static let maxLogprobs = GenerationOptions.maxTopLogprobs
 
     public init() {}
 
@@ -48,6 +52,7 @@ public struct TextOptions: Sendable, Equatable {
         g.sampling.topP = topP
         g.sampling.minP = minP
         g.sampling.repetitionPenalty = repetitionPenalty
+        g.sampling.repetitionWindow = repetitionWindow
         g.sampling.seed = seed
         g.stop = stop
         g.ignoreEndOfGeneration = ignoreEndOfGeneration

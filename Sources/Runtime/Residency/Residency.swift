@@ -142,6 +142,9 @@ package actor Residency {
     /// The models loaded now (benchmarks inspect their sessions).
     package var residentModels: [any ResidentModel] { Array(models.values) }
 
+    /// Model `modelId` when it is loaded, without leasing it (for gauges).
+    package func resident(_ modelId: String) -> (any ResidentModel)? { models[modelId] }
+
     /// What is resident, least recently used first.
     package func snapshot() -> ResidencySnapshot {
         let now = clock.now
