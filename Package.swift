@@ -49,7 +49,7 @@ let package = Package(
         // What both executables parse and print: arguments, usage errors, JSON lines, the CPU.
         .target(name: "CLISupport"),
         // `ondevice serve`: an OpenAI-compatible HTTP/1.1 server over POSIX sockets.
-        .target(name: "Server", dependencies: ["Platform", "Speech", "TextGeneration", "Tools", "StructuredOutput", "OnDevice", "Runtime", "Retrieval", "Models", "ModelStore", "Tokenizers", "Audio"]),
+        .target(name: "Server", dependencies: ["Platform", "StructuredOutput", "OnDevice"]),
         .executableTarget(name: "Benchmarks", dependencies: ["Platform", "CLISupport", "OnDevice", "Runtime", "ModelStore", "Models", "Server", "TestSupport",
                                                             "TextGeneration", "Kernels", "EngineSupport", "Speech", "Audio", "Retrieval",
                                                             "Photos", "Imaging"]),

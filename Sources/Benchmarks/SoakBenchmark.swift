@@ -62,7 +62,7 @@ struct SoakBenchmark {
         let runtime = try await OnDeviceRuntime.make(dependencies)
         var configuration = ServerConfiguration()
         configuration.port = 0
-        let server = try APIServer(runtime: runtime, configuration: configuration)
+        let server = try APIServer(ai: OnDeviceAI(runtime: runtime), configuration: configuration)
         let port = server.port
         let requests = SoakRequests(audio: audio)
 

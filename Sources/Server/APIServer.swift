@@ -1,6 +1,5 @@
 import Foundation
 import OnDevice
-import Runtime
 
 /// `ondevice serve` as one object: the runtime, the model host, the API handler and the HTTP
 /// server, started together and stopped together.
@@ -8,21 +7,23 @@ package final class APIServer: Sendable {
     package let http: HTTPServer
     package let host: ModelHost
 
-    /// Builds the runtime from the environment (model store at `ONDEVICE_HOME`), binds, and
-    /// starts accepting.
+    /// Builds the public API over the user's setup (model store at `ONDEVICE_HOME`, settings
+    /// file), binds, and starts accepting.
     package static func start(_ configuration: ServerConfiguration) async throws -> APIServer {
         try configuration.validate()
-        // Every engine of this build, registered where the public API registers them.
-        let runtime = try await OnDeviceRuntime.make(.complete())
-        return try APIServer(runtime: runtime, configuration: configuration)
+        return try APIServer(ai: try await OnDeviceAI.fromEnvironment(), configuration: configuration)
     }
 
     /// The runtime's residency has pinned glibc's large-block threshold
     /// (`ProcessMemory.pinnedHeapThreshold`), which keeps a server's memory flat over days of
     /// requests (`Benchmarks soak`).
-    package init(runtime: OnDeviceRuntime, configuration: ServerConfiguration) throws(ServerError) {
+    /// Every endpoint runs on `ai`'s runtime, with the server's threads and context length.
+    package init(ai: OnDeviceAI, configuration: ServerConfiguration) throws(ServerError) {
         try configuration.validate()
-        host = ModelHost(runtime: runtime, configuration: configuration)
+        var settings = OnDeviceAI.Configuration()
+        settings.threads = configuration.threads
+        settings.contextLength = configuration.contextLength
+        host = ModelHost(ai: ai.sharingRuntime(configuration: settings), configuration: configuration)
         http = try HTTPServer(host: configuration.host, port: configuration.port, limits: configuration.limits,
                               handler: OpenAIServer(host: host))
         http.start()
@@ -37,6 +38,6 @@ package final class APIServer: Sendable {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Thread { http.stop(grace: grace); done.resume() }.start()
         }
-        await host.runtime.shutdown()
+        await host.ai.shutdown()
     }
 }

@@ -1,34 +1,29 @@
 import Foundation
 import OnDevice
 import Platform
-import Runtime
 
-/// The models behind the API: which ids are served, and running a request on one of them. Every
-/// model is leased through the runtime's residency cache (so the memory budget, keep-alive and
-/// pressure handling apply) after the request has passed the model's admission queue.
+/// The models behind the API: which ids are served, and running a request on one of them
+/// through the public API, after the request has passed the model's admission queue. Every
+/// model is leased through the runtime's residency cache there (so the memory budget,
+/// keep-alive and pressure handling apply).
 package final class ModelHost: Sendable {
-    package let runtime: OnDeviceRuntime
-    /// The public API over the same runtime, for the endpoints that go through it (speech).
-    let ai: OnDeviceAI
+    /// The public API over the server's runtime: every endpoint goes through it.
+    package let ai: OnDeviceAI
     let configuration: ServerConfiguration
     private let queues = Locked<[String: ModelQueue]>([:])
     /// Text requests' counters and histograms, for `GET /metrics`.
     let metrics = ServerMetrics()
-    /// The text models requests last ran on, by id, for the gauges of `/metrics` (weakly: an
-    /// unloaded model drops out), with the KV budget they were given.
-    private let textModels = Locked<[String: ServedTextModel]>([:])
+    /// The text models requests have run on, for the gauges of `/metrics`.
+    private let textModels = Locked<Set<String>>([])
     /// Weights-file headers already read, by path.
     private let headers = Locked<[String: ModelWeights]>([:])
     /// The kinds this server has endpoints for.
     static let servedKinds: Set<ModelInfo.Kind> = [.llm, .embedding, .asr, .tts]
 
-    package init(runtime: OnDeviceRuntime, configuration: ServerConfiguration) {
-        self.runtime = runtime
+    /// `ai`'s configuration carries the server's threads and context length.
+    package init(ai: OnDeviceAI, configuration: ServerConfiguration) {
+        self.ai = ai
         self.configuration = configuration
-        var settings = OnDeviceAI.Configuration()
-        settings.threads = configuration.threads
-        settings.contextLength = configuration.contextLength
-        ai = OnDeviceAI(runtime: runtime, configuration: settings)
     }
 
     /// Installed models the server offers, in catalog order.
@@ -86,29 +81,6 @@ package final class ModelHost: Sendable {
         }
     }
 
-    /// Runs `body` on model `id`, leased through the runtime's engines (the same loaders every
-    /// door uses) after waiting its turn. Returns nil when the client left while waiting.
-    ///
-    /// `keepAliveSeconds` (Ollama's `keep_alive`, with its signs: 0 unloads when the request ends,
-    /// negative keeps until memory is needed) goes with the lease to the residency cache, where
-    /// the latest lease on a model decides how long it stays idle; nil uses the runtime's default.
-    func withModel<Model: ResidentModel, T>(_ type: Model.Type, _ id: String, options: LoadOptions, keepAliveSeconds: Double? = nil,
-                                            responder: HTTPResponder, _ body: (Model) throws -> T) throws -> T? {
-        let queue = queue(for: id)
-        guard try queue.enter(model: id, isCancelled: { responder.isCancelled }) else { return nil }
-        defer { queue.leave() }
-        let runtime = runtime
-        let keepAlive = keepAliveSeconds.map(KeepAlive.init(seconds:))
-        let lease: EngineLease<Model>
-        do {
-            lease = try blockingAwait { try await runtime.lease(Model.self, modelId: id, options: options, keepAlive: keepAlive) }
-        } catch let error as RuntimeError {
-            throw ServerError.modelFailed(model: id, reason: error.description)
-        }
-        defer { try? blockingAwait { await lease.release() } }
-        return try body(lease.model)
-    }
-
     /// Runs `body`, a public-API call on model `id`, after waiting the model's turn in its queue
     /// (the call leases the model itself); a client that leaves cancels it. Returns nil when the
     /// client left, waiting or running.
@@ -143,22 +115,33 @@ package final class ModelHost: Sendable {
         return result?.embeddings.map { ($0.vector, $0.tokenSequences.reduce(0) { $0 + $1.count }) }
     }
 
-    /// Runs a text request through the text core on its model, the path every text endpoint
-    /// (OpenAI's and Ollama's) takes: the model and adapters resolved, the request's turn in the
-    /// queue, a lease (with `keepAliveSeconds`, see `withModel`), a pooled session with exactly
-    /// the request's adapters, then `TextRun` for each of the request's `choices`, one after
-    /// another on that session (the prompt is cached after the first; each choice's seed comes
-    /// from the request's, so the whole is reproducible). `onStart` gets a choice's index once it
-    /// has passed every check, `onLogprobs` the tokens of the text `onText` gets next, `onEnd` the
-    /// choice's outcome. Returns the outcomes in order, or nil when the client left.
+    /// Runs a text request on its model through the public API (`TextModel.completions`), the
+    /// path every text endpoint (OpenAI's and Ollama's) takes: the model and adapters resolved,
+    /// the request's turn in the queue, then each of its `choices` on one pooled session (the
+    /// prompt is cached after the first; each choice's seed comes from the request's, so the
+    /// whole is reproducible). The model's admission answer (how many sessions fit the memory
+    /// budget) holds the queue's running limit. `onStart` gets a choice's index once it has
+    /// passed every check, `onLogprobs` the tokens of the text `onText` gets next, `onEnd` the
+    /// choice's reply. Returns the replies in order, or nil when the client left; a client that
+    /// leaves stops decoding at the next token.
     func generate(_ request: TextRequest, endpoint: String, keepAliveSeconds: Double? = nil, responder: HTTPResponder,
                   onStart: (_ choice: Int) -> Void, onText: (String) -> Void,
-                  onLogprobs: ([TextRun.Logprob]) -> Void = { _ in },
-                  onEnd: (TextRun.Outcome) -> Void = { _ in }) throws -> [TextRun.Outcome]? {
+                  onLogprobs: ([GeneratedToken]) -> Void = { _ in },
+                  onEnd: (Completion) -> Void = { _ in }) throws -> [Completion]? {
         _ = try resolve(request.model, kind: .llm, endpoint: endpoint)
-        var adapterPaths: [String] = []
-        for choice in request.adapters { adapterPaths.append(try adapterPath(choice.id)) }
-        let options = textOptions
+        var completion = request.completion
+        var adapters: [(id: String, path: String)] = []
+        for choice in request.adapters {
+            let path = try adapterPath(choice.id)
+            adapters.append((choice.id, path))
+            completion.options.adapters.append(LoRA(path: path, scale: choice.scale))
+        }
+        var serving = TextServingOptions()
+        serving.contextLength = configuration.contextLength
+        serving.threads = configuration.threads
+        serving.batching = configuration.batching
+        serving.maxRunning = configuration.maxRunningPerModel
+        serving.keepAliveSeconds = keepAliveSeconds
         let metrics = metrics, model = request.model
         let arrived = ContinuousClock.now
         var lastText: ContinuousClock.Instant?
@@ -171,77 +154,75 @@ package final class ModelHost: Sendable {
             lastText = now
             onText(text)
         }
-        let outcomes: [TextRun.Outcome]?
+        var outcomes: [Completion] = []
         do {
-            outcomes = try withModel(ResidentLanguageModel.self, request.model, options: options, keepAliveSeconds: keepAliveSeconds,
-                                     responder: responder) { resident in
-                admitSessions(for: request.model, on: resident, contextLength: options.contextLength)
-                let slot = resident.checkOut(contextLength: options.contextLength, threads: options.threads)
-                defer { resident.checkIn(slot) }
-                // Always set (empty without `lora`): the generator applies exactly these, so a
-                // pooled session that last ran with an adapter serves this request as the base.
-                var run = request
-                run.options.adapters = try OpenAIServer.scaledAdapters(request, paths: adapterPaths, on: resident)
-                let text = TextRun(request: run, session: slot.session)
-                var outcomes: [TextRun.Outcome] = []
-                for choice in 0..<request.choices {
+            let queue = queue(for: model)
+            guard try queue.enter(model: model, isCancelled: { responder.isCancelled }) else {
+                metrics.finished(model: model, outcome: "cancelled")
+                return nil
+            }
+            defer { queue.leave() }
+            textModels.withLock { _ = $0.insert(model) }
+            // The client's leaving, as the decode loop polls it: this thread checks the socket
+            // between events and sets it; the stream then ends once the session and lease are
+            // back, before the queue admits the next request.
+            let left = Locked(false)
+            let events = BlockingIterator(ai.textModel(model).completions(completion, serving: serving,
+                                                                          cancelWhen: { left.withLock { $0 } }))
+            // Never stops reading: after the client left, the rest is drained to the stream's end.
+            func noteLeaving() -> Bool {
+                if responder.isCancelled { left.withLock { $0 = true } }
+                return false
+            }
+            while let event = try events.next(isCancelled: noteLeaving) {
+                _ = noteLeaving()
+                if left.withLock({ $0 }) { continue }
+                switch event {
+                case .admitted(let limit):
+                    queue.limitRunning(to: limit)
+                case .started(let choice):
                     lastText = nil
-                    guard let outcome = try text.run(choice: choice, isCancelled: { responder.isCancelled },
-                                                     onStart: { onStart(choice) }, onText: timedText, onLogprobs: onLogprobs) else { return nil }
-                    onEnd(outcome)
-                    outcomes.append(outcome)
+                    onStart(choice)
+                case let .text(text, tokens):
+                    if !tokens.isEmpty { onLogprobs(tokens) }
+                    timedText(text)
+                case .finished(let reply):
+                    onEnd(reply)
+                    outcomes.append(reply)
                 }
-                return outcomes
-            } ?? nil
+            }
         } catch {
             // A client that hung up ends its request with whatever error the broken stream gave.
             let outcome = if case ServerError.queueFull = error { "rejected" } else if responder.isCancelled { "cancelled" } else { "error" }
             metrics.finished(model: model, outcome: outcome)
+            if let error = error as? OnDeviceError { throw ServerError.text(error, model: model, adapters: adapters) }
             throw error
         }
-        guard let outcomes else {
+        guard outcomes.count == request.choices, !responder.isCancelled else {
             metrics.finished(model: model, outcome: "cancelled")
             return nil
         }
         for outcome in outcomes {
-            metrics.finished(model: model, outcome: outcome.finishReason, promptTokens: outcome.metrics.promptTokens,
-                             completionTokens: outcome.metrics.completionTokens)
+            metrics.finished(model: model, outcome: outcome.wireFinishReason, promptTokens: outcome.result.metrics.promptTokens,
+                             completionTokens: outcome.result.metrics.completionTokens)
         }
         return outcomes
-    }
-
-    /// Holds the model's admission to the sessions its KV caches may take: the residency budget
-    /// less the model's own bytes, over one session's (its KV cache and scratch). Requests past
-    /// it wait their turn in the model's queue (or get 429 when the line is full), so a burst of
-    /// clients never allocates more caches than memory holds. The first load sets it; requests
-    /// admitted before the model was loaded (at most `maxRunningPerModel`) run.
-    private func admitSessions(for id: String, on resident: ResidentLanguageModel, contextLength: Int) {
-        resident.batching = configuration.batching
-        let residency = runtime.residency
-        let budget = (try? blockingAwait { await residency.budget }) ?? Int.max / 2
-        let limit = resident.sessionLimit(budget: budget, contextLength: contextLength)
-        queue(for: id).limitRunning(to: limit)
-        // As many idle sessions as may run: a finished request's cache serves the next request.
-        resident.maxIdleSessions = max(resident.maxIdleSessions, min(limit, configuration.maxRunningPerModel))
-        let kvBudget = max(0, budget - resident.mappedBytes - resident.heapBytes - resident.adapterBytes)
-        textModels.withLock { $0[id] = ServedTextModel(resident, kvBudget: kvBudget) }
     }
 
     /// `GET /metrics`: the counters, and the gauges of every text model requests have used.
     func metricsPage() -> String {
         let served = textModels.withLock { $0 }
         var gauges: [String: ServerMetrics.ModelGauges] = [:]
-        for (id, entry) in served {
+        for id in served {
             var g = ServerMetrics.ModelGauges()
             let queue = queue(for: id)
             (g.running, g.waiting) = queue.counts
             g.runningLimit = queue.runningLimit
-            if let resident = entry.model {
-                g.kvCacheBytes = resident.sessionStateBytes
-                g.kvBudgetBytes = entry.kvBudget
-                g.sessions = resident.sessionCounts.live
-                let b = resident.batchingFigures
-                (g.steps, g.sequences, g.rows, g.batchSizes, g.batchBounds) = (b.steps, b.sequences, b.rows, b.batchSizes, b.batchBounds)
+            let model = ai.textModel(id)
+            if let status = try? blockingAwait({ try await model.servingStatus() }) {
+                (g.kvCacheBytes, g.kvBudgetBytes, g.sessions) = (status.kvCacheBytes, status.kvBudgetBytes, status.sessions)
+                (g.steps, g.sequences, g.rows, g.batchSizes, g.batchBounds) =
+                    (status.batchSteps, status.batchSequences, status.batchRows, status.batchSizes, status.batchBounds)
             }
             gauges[id] = g
         }
@@ -297,20 +278,9 @@ package final class ModelHost: Sendable {
         }
     }
 
-    /// Options for text sessions: the runtime's text backend, with the server's overrides.
-    var textOptions: LoadOptions {
-        let backend = runtime.textGeneration.backend.options
-        return LoadOptions(contextLength: configuration.contextLength ?? backend.contextLength,
-                           threads: configuration.threads ?? backend.threads)
-    }
-}
-
-/// A text model the server has run requests on (weakly held) and the KV budget it was given.
-final class ServedTextModel: Sendable {
-    weak let model: ResidentLanguageModel?
-    let kvBudget: Int
-    init(_ model: ResidentLanguageModel, kvBudget: Int) {
-        self.model = model
-        self.kvBudget = kvBudget
+    /// Tokens of context each text session gets (the server's `--context`, else the runtime's).
+    func textContextLength() throws -> Int {
+        let ai = ai
+        return try blockingAwait { try await ai.textContextLength() }
     }
 }

@@ -65,7 +65,7 @@ import Testing
         let bareEcho = try #require(try Self.json(bare)["lora"] as? [[String: Any]])
         #expect(bareEcho.first?["scale"] as? Double == 1)
         // The adapter was loaded once, with the resident base.
-        let models = await server.host.runtime.residency.snapshot().models
+        let models = try await server.host.ai.runtime().residency.snapshot().models
         #expect(models.count == 1)
         await server.stop(grace: 5)
     }
@@ -74,7 +74,7 @@ import Testing
         let server = try await TestServer.start()
         let port = server.port
         // A file that is a model, not an adapter: it exists but cannot be applied.
-        let installed = try #require(try await server.host.runtime.store.resolve(Self.model), "model not installed: run scripts/setup.sh")
+        let installed = try #require(try await server.host.ai.runtime().store.resolve(Self.model), "model not installed: run scripts/setup.sh")
         let modelFile = try #require(installed.firstPath(withSuffix: ".gguf"))
         let (unknown, mismatched, badScale, badShape) = try await offPool {
             let client = try LoopbackClient(port: port)

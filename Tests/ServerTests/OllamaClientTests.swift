@@ -43,7 +43,7 @@ import Testing
             waited += 1
         }
         #expect(queue.counts.running == 0, "generation still running after the client left")
-        let models = await server.host.runtime.residency.snapshot().models
+        let models = try await server.host.ai.runtime().residency.snapshot().models
         #expect(models.reduce(0) { $0 + $1.leases } == 0)
         // The request's keep_alive reached the residency cache: idle now, kept for ten minutes.
         let left = models.first { $0.modelId == "smollm2-135m-instruct-q4_1" }?.idleSecondsLeft ?? 0

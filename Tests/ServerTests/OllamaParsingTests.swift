@@ -1,3 +1,4 @@
+import OnDevice
 import Server
 import StructuredOutput
 import Testing
@@ -41,20 +42,20 @@ struct OllamaParsingTests {
              "seed": 42, "num_predict": 20, "stop": ["\\n", "END"], "num_ctx": 8192, "num_gpu": 99, "mirostat": 0}
             """)
         let settings = try OllamaOptions.settings(body)
-        let options = settings.applied(to: GenerationOptions(), contextLength: 2048)
-        #expect(options.sampling.temperature == 0 && options.sampling.topP == 0.5 && options.sampling.topK == 7)
-        #expect(options.sampling.minP == Float(0.1) && options.sampling.repetitionPenalty == Float(1.2))
-        #expect(options.sampling.repetitionWindow == 32 && options.sampling.seed == 42)
+        let options = settings.applied(to: TextOptions(), contextLength: 2048)
+        #expect(options.temperature == 0 && options.topP == 0.5 && options.topK == 7)
+        #expect(options.minP == Float(0.1) && options.repetitionPenalty == Float(1.2))
+        #expect(options.repetitionWindow == 32 && options.seed == 42)
         #expect(options.maxTokens == 20 && options.stop == ["\n", "END"])
     }
 
     @Test func `absent options keep the engine's defaults, and -1 lengths mean the whole context`() throws {
-        let defaults = GenerationOptions()
+        let defaults = TextOptions()
         #expect(try OllamaOptions.settings(nil).applied(to: defaults, contextLength: 2048) == defaults)
         #expect(try OllamaOptions.settings(JSONValue(parsing: "{}")).applied(to: defaults, contextLength: 2048) == defaults)
         let endless = try OllamaOptions.settings(JSONValue(parsing: "{\"num_predict\": -1, \"repeat_last_n\": -1, \"stop\": \"x\"}"))
         let options = endless.applied(to: defaults, contextLength: 2048)
-        #expect(options.maxTokens == 2048 && options.sampling.repetitionWindow == 2048 && options.stop == ["x"])
+        #expect(options.maxTokens == 2048 && options.repetitionWindow == 2048 && options.stop == ["x"])
         #expect(try OllamaOptions.settings(JSONValue(parsing: "{\"num_predict\": -2}")).length == .untilContextFull)
         #expect(try OllamaOptions.settings(JSONValue(parsing: "{\"seed\": -1}")).seed == nil)  // random, as by default
     }

@@ -68,7 +68,7 @@ import Testing
             waited += 1
         }
         #expect(queue.counts.running == 0, "generation still running after the client left")
-        let leases = await server.host.runtime.residency.snapshot().models.reduce(0) { $0 + $1.leases }
+        let leases = try await server.host.ai.runtime().residency.snapshot().models.reduce(0) { $0 + $1.leases }
         #expect(leases == 0)
         await server.stop(grace: 5)
     }

@@ -23,7 +23,7 @@ enum TestServer {
         c.maxRunningPerModel = maxRunning
         c.maxWaitingPerModel = maxWaiting
         if let limits { c.limits = limits }
-        return try APIServer(runtime: runtime, configuration: c)
+        return try APIServer(ai: OnDeviceAI(runtime: runtime), configuration: c)
     }
 
     /// Limits small enough for hostile-input tests to hit quickly.

@@ -1,4 +1,5 @@
 import Foundation
+import OnDevice
 import StructuredOutput
 
 /// `POST /api/generate` and `POST /api/chat`: Ollama's fields read into a `TextRequest`, run
@@ -19,7 +20,7 @@ extension OllamaAPI {
         let raw = try TextRequest.optional(body, "raw", \.bool, "a boolean") ?? false
         let system = try TextRequest.optional(body, "system", \.string, "a string")
         var text = TextRequest(model: model, prompt: raw ? .raw(prompt) : .user(prompt, system: system))
-        try Self.readCommon(body, into: &text, contextLength: host.textOptions.contextLength)
+        try Self.readCommon(body, into: &text, contextLength: try host.textContextLength())
         try run(text, chat: false, keepAlive: keepAlive, started: started, responder)
     }
 
@@ -33,7 +34,7 @@ extension OllamaAPI {
             return try residency(model, keepAlive: keepAlive, chat: true, responder)
         }
         var text = TextRequest(model: model, prompt: .chat(try TextRequest.messages(body["messages"])))
-        try Self.readCommon(body, into: &text, contextLength: host.textOptions.contextLength)
+        try Self.readCommon(body, into: &text, contextLength: try host.textContextLength())
         if let tools = body["tools"], !tools.isNull, tools.array?.isEmpty != true {
             guard case .text = text.output else {
                 throw ServerError.invalidRequest("'format' and 'tools' cannot be combined: the reply is either a call or a document",
@@ -50,8 +51,8 @@ extension OllamaAPI {
     static func readCommon(_ body: JSONValue, into text: inout TextRequest, contextLength: Int) throws(ServerError) {
         switch body["format"] {
         case nil, .null?, .string("")?: break
-        case .string("json")?: text.output = .schema(try TextRequest.schema(TextRequest.anyObject, param: "format"))
-        case .object?: text.output = .schema(try TextRequest.schema(body["format"] ?? .null, param: "format"))
+        case .string("json")?: text.output = .json(schema: try TextRequest.schema(TextRequest.anyObject, param: "format").document.serialized)
+        case .object?: text.output = .json(schema: try TextRequest.schema(body["format"] ?? .null, param: "format").document.serialized)
         default: throw .invalidRequest("'format' must be \"json\" or a JSON Schema object", param: "format")
         }
         text.options = try OllamaOptions.settings(body["options"]).applied(to: text.options, contextLength: contextLength)
@@ -86,7 +87,7 @@ extension OllamaAPI {
                      _ responder: HTTPResponder) throws {
         let reply = OllamaReply(model: text.model, chat: chat, started: started, responder: responder)
         let stream = text.stream ? reply : nil
-        let outcome: TextRun.Outcome?
+        let outcome: Completion?
         do {
             outcome = try host.generate(text, endpoint: chat ? "/api/chat" : "/api/generate", keepAliveSeconds: keepAlive?.seconds,
                                         responder: responder, onStart: { _ in reply.began(streaming: stream != nil) },

@@ -95,7 +95,7 @@ package struct OllamaAPI {
             // Known while idle with a finite keep-alive; a model in use or kept forever has none.
             if let left = resident.idleSecondsLeft { fields.append(("expires_at", .string(Self.timestamp(now.addingTimeInterval(left))))) }
             fields.append(("size_vram", .int(0)))
-            if model.info.kind == .llm { fields.append(("context_length", .int(host.textOptions.contextLength))) }
+            if model.info.kind == .llm { fields.append(("context_length", .int(try host.textContextLength()))) }
             return .make(fields)
         }
         responder.send(json: JSONValue.make([("models", .array(models))]).serialized)

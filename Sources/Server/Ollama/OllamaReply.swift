@@ -1,4 +1,5 @@
 import Foundation
+import OnDevice
 import StructuredOutput
 
 /// One `/api/generate` or `/api/chat` answer in Ollama's shape: streamed as newline-delimited
@@ -32,16 +33,16 @@ final class OllamaReply {
         line(head() + [content(text), ("done", .bool(false))])
     }
 
-    func finishStream(_ outcome: TextRun.Outcome) {
-        if chat && !outcome.calls.isEmpty {
+    func finishStream(_ outcome: Completion) {
+        if chat && !outcome.toolCalls.isEmpty {
             line(head() + [("message", message("", calls: outcome)), ("done", .bool(false))])
         }
         line(closing(outcome, text: ""))
         responder.finishStream()
     }
 
-    func sendWhole(_ outcome: TextRun.Outcome) {
-        responder.send(json: JSONValue.make(closing(outcome, text: outcome.content, calls: true)).serialized)
+    func sendWhole(_ outcome: Completion) {
+        responder.send(json: JSONValue.make(closing(outcome, text: outcome.text, calls: true)).serialized)
     }
 
     /// An error after the stream started: one `{"error": …}` line (the official client raises
@@ -59,27 +60,28 @@ final class OllamaReply {
         chat ? ("message", message(text, calls: nil)) : ("response", .string(text))
     }
 
-    private func message(_ text: String, calls outcome: TextRun.Outcome?) -> JSONValue {
+    private func message(_ text: String, calls outcome: Completion?) -> JSONValue {
         var fields: [(String, JSONValue)] = [("role", .string("assistant")), ("content", .string(text))]
-        if let outcome, !outcome.calls.isEmpty {
+        if let outcome, !outcome.toolCalls.isEmpty {
             // Arguments as an object, as Ollama sends them (OpenAI sends a string).
-            fields.append(("tool_calls", .array(outcome.calls.enumerated().map { i, call in
-                .make([("function", .make([("index", .int(i)), ("name", .string(call.name)), ("arguments", call.arguments)]))])
+            fields.append(("tool_calls", .array(outcome.toolCalls.enumerated().map { i, call in
+                .make([("function", .make([("index", .int(i)), ("name", .string(call.name)),
+                                           ("arguments", (try? JSONValue(parsing: call.arguments)) ?? .make([]))]))])
             })))
         }
         return .make(fields)
     }
 
-    private func closing(_ outcome: TextRun.Outcome, text: String, calls: Bool = false) -> [(String, JSONValue)] {
+    private func closing(_ outcome: Completion, text: String, calls: Bool = false) -> [(String, JSONValue)] {
         let end = ContinuousClock.now
-        let m = outcome.metrics
+        let m = outcome.result.metrics
         let load = (generationStarted ?? end) - started
         var fields = head()
         fields.append(chat ? ("message", message(text, calls: calls ? outcome : nil)) : ("response", .string(text)))
         fields += [
             ("done", .bool(true)),
             // Ollama has no tool_calls reason: a reply that called a tool stopped.
-            ("done_reason", .string(outcome.finishReason == "length" ? "length" : "stop")),
+            ("done_reason", .string(outcome.wireFinishReason == "length" ? "length" : "stop")),
             ("total_duration", .int(Self.nanoseconds(end - started))),
             ("load_duration", .int(Self.nanoseconds(load))),
             ("prompt_eval_count", .int(m.promptTokens)),

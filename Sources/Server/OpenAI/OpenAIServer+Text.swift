@@ -1,8 +1,5 @@
-import Models
-import Runtime
+import OnDevice
 import StructuredOutput
-import TextGeneration
-import Tools
 
 /// `POST /v1/chat/completions` and `POST /v1/completions`, whole or streamed as server-sent
 /// events (`data: {chunk}` lines, then `data: [DONE]`).
@@ -20,7 +17,7 @@ extension OpenAIServer {
         let id = Self.identifier(chat ? "chatcmpl" : "cmpl")
         let created = Self.now
         let stream = request.stream ? TextStream(id: id, created: created, request: request, chat: chat, responder: responder) : nil
-        let outcomes: [TextRun.Outcome]?
+        let outcomes: [Completion]?
         do {
             outcomes = try host.generate(request, endpoint: endpoint, responder: responder,
                                          onStart: { stream?.open(choice: $0) }, onText: { stream?.delta($0) },
@@ -40,17 +37,17 @@ extension OpenAIServer {
             var fields: [(String, JSONValue)] = [("index", .int(index))]
             if chat {
                 var message: [(String, JSONValue)] = [("role", .string("assistant")),
-                                                      ("content", outcome.calls.isEmpty || !outcome.content.isEmpty ? .string(outcome.content) : .null)]
-                if !outcome.calls.isEmpty { message.append(("tool_calls", Self.toolCalls(outcome.calls, id: id, choice: index, streaming: false))) }
+                                                      ("content", outcome.toolCalls.isEmpty || !outcome.text.isEmpty ? .string(outcome.text) : .null)]
+                if !outcome.toolCalls.isEmpty { message.append(("tool_calls", Self.toolCalls(outcome.toolCalls, id: id, choice: index, streaming: false))) }
                 fields.append(("message", .make(message)))
             } else {
-                fields.append(("text", .string(outcome.content)))
+                fields.append(("text", .string(outcome.text)))
             }
-            let logprobs = outcome.logprobs.map { chat ? Self.chatLogprobs($0) : Self.legacyLogprobs($0, offset: 0) } ?? .null
-            fields += [("logprobs", logprobs), ("finish_reason", .string(outcome.finishReason))]
+            let logprobs = outcome.result.logprobs.map { chat ? Self.chatLogprobs($0) : Self.legacyLogprobs($0, offset: 0) } ?? .null
+            fields += [("logprobs", logprobs), ("finish_reason", .string(outcome.wireFinishReason))]
             if request.returnTokenIds {
-                fields += [("prompt_token_ids", .array(outcome.promptIds.map { .int(Int($0)) })),
-                           ("token_ids", .array(outcome.generatedIds.map { .int(Int($0)) }))]
+                fields += [("prompt_token_ids", .array(outcome.result.promptTokenIDs.map { .int(Int($0)) })),
+                           ("token_ids", .array(outcome.result.tokenIDs.map { .int(Int($0)) }))]
             }
             return JSONValue.make(fields)
         }
@@ -61,38 +58,25 @@ extension OpenAIServer {
         responder.send(json: body.serialized)
     }
 
-    /// The requested adapters loaded through the resident model (cached with it, checked against it).
-    static func scaledAdapters(_ request: TextRequest, paths: [String], on resident: ResidentLanguageModel) throws(ServerError) -> [ScaledAdapter] {
-        var out: [ScaledAdapter] = []
-        for (choice, path) in zip(request.adapters, paths) {
-            let adapter: LoRAAdapter
-            do throws(EngineError) { adapter = try resident.adapter(path: path) } catch {
-                throw .adapterUnusable(adapter: choice.id, model: request.model, reason: error.description)
-            }
-            out.append(ScaledAdapter(adapter, scale: choice.scale))
-        }
-        return out
-    }
-
     /// The prompt counts once (every choice reads the same one); completion tokens add up.
-    static func usage(_ outcomes: [TextRun.Outcome]) -> JSONValue {
-        var m = GenerationMetrics()
-        m.promptTokens = outcomes.first?.metrics.promptTokens ?? 0
-        m.completionTokens = outcomes.reduce(0) { $0 + $1.metrics.completionTokens }
+    static func usage(_ outcomes: [Completion]) -> JSONValue {
+        var m = TextMetrics()
+        m.promptTokens = outcomes.first?.result.metrics.promptTokens ?? 0
+        m.completionTokens = outcomes.reduce(0) { $0 + $1.result.metrics.completionTokens }
         return usage(m)
     }
 
-    static func usage(_ m: GenerationMetrics) -> JSONValue {
+    static func usage(_ m: TextMetrics) -> JSONValue {
         .make([("prompt_tokens", .int(m.promptTokens)), ("completion_tokens", .int(m.completionTokens)),
                ("total_tokens", .int(m.promptTokens + m.completionTokens))])
     }
 
-    static func toolCalls(_ calls: [ToolCall], id: String, choice: Int = 0, streaming: Bool) -> JSONValue {
+    static func toolCalls(_ calls: [Message.ToolCall], id: String, choice: Int = 0, streaming: Bool) -> JSONValue {
         .array(calls.enumerated().map { i, call in
             var fields: [(String, JSONValue)] = streaming ? [("index", .int(i))] : []
             let name = choice == 0 ? "call_\(id.suffix(8))_\(i)" : "call_\(id.suffix(8))_\(choice)_\(i)"
             fields += [("id", .string(name)), ("type", .string("function")),
-                       ("function", .make([("name", .string(call.name)), ("arguments", .string(call.arguments.serialized))]))]
+                       ("function", .make([("name", .string(call.name)), ("arguments", .string(call.arguments))]))]
             return .make(fields)
         })
     }
@@ -100,20 +84,20 @@ extension OpenAIServer {
 
 extension OpenAIServer {
     /// Chat's `logprobs`: `{"content": [{token, logprob, bytes, top_logprobs}]}`.
-    static func chatLogprobs(_ tokens: [TokenLogprob]) -> JSONValue {
+    static func chatLogprobs(_ tokens: [GeneratedToken]) -> JSONValue {
         func entry(_ bytes: [UInt8], _ logprob: Float) -> [(String, JSONValue)] {
             [("token", .string(String(decoding: bytes, as: UTF8.self))), ("logprob", wire(logprob)),
              ("bytes", .array(bytes.map { .int(Int($0)) }))]
         }
         return .make([("content", .array(tokens.map { t in
-            .make(entry(t.bytes, t.logprob) + [("top_logprobs", .array(t.top.map { .make(entry($0.bytes, $0.logprob)) }))])
+            .make(entry(t.bytes, t.logprob) + [("top_logprobs", .array(t.alternatives.map { .make(entry($0.bytes, $0.logprob)) }))])
         }))])
     }
 
     /// `/v1/completions`' legacy `logprobs`: parallel lists of tokens, their logprobs, each
     /// step's alternatives (token text → logprob) and where each token starts in the choice's
     /// text, in characters from `offset`.
-    static func legacyLogprobs(_ tokens: [TokenLogprob], offset: Int) -> JSONValue {
+    static func legacyLogprobs(_ tokens: [GeneratedToken], offset: Int) -> JSONValue {
         var offsets: [JSONValue] = []
         var at = offset
         for t in tokens {
@@ -122,7 +106,7 @@ extension OpenAIServer {
         }
         return .make([("tokens", .array(tokens.map { .string(String(decoding: $0.bytes, as: UTF8.self)) })),
                       ("token_logprobs", .array(tokens.map { wire($0.logprob) })),
-                      ("top_logprobs", .array(tokens.map { t in .make(t.top.map { (String(decoding: $0.bytes, as: UTF8.self), wire($0.logprob)) }) })),
+                      ("top_logprobs", .array(tokens.map { t in .make(t.alternatives.map { (String(decoding: $0.bytes, as: UTF8.self), wire($0.logprob)) }) })),
                       ("text_offset", .array(offsets))])
     }
 
@@ -146,7 +130,7 @@ final class TextStream {
     private var current = 0
     private var opened = -1
     /// Logprobs of the text about to be sent, and the legacy form's character offset so far.
-    private var pending: [TokenLogprob] = []
+    private var pending: [GeneratedToken] = []
     private var offset = 0
 
     init(id: String, created: Int, request: TextRequest, chat: Bool, responder: HTTPResponder) {
@@ -170,7 +154,7 @@ final class TextStream {
     }
 
     /// The tokens of the next `delta`.
-    func logprobs(_ tokens: [TokenLogprob]) { pending += tokens }
+    func logprobs(_ tokens: [GeneratedToken]) { pending += tokens }
 
     func delta(_ text: String) {
         var logprobs = JSONValue.null
@@ -184,15 +168,15 @@ final class TextStream {
     }
 
     /// Closes the current choice.
-    func end(_ outcome: TextRun.Outcome) {
+    func end(_ outcome: Completion) {
         if chat {
-            if !outcome.calls.isEmpty {
-                let calls = OpenAIServer.toolCalls(outcome.calls, id: id, choice: current, streaming: true)
+            if !outcome.toolCalls.isEmpty {
+                let calls = OpenAIServer.toolCalls(outcome.toolCalls, id: id, choice: current, streaming: true)
                 send(choiceChunk(delta: [("tool_calls", calls)], finish: nil))
             }
-            send(choiceChunk(delta: [], finish: outcome.finishReason))
+            send(choiceChunk(delta: [], finish: outcome.wireFinishReason))
         } else {
-            send(.make([("index", .int(current)), ("text", .string("")), ("logprobs", .null), ("finish_reason", .string(outcome.finishReason))]))
+            send(.make([("index", .int(current)), ("text", .string("")), ("logprobs", .null), ("finish_reason", .string(outcome.wireFinishReason))]))
         }
     }
 

@@ -1,6 +1,5 @@
+import OnDevice
 import StructuredOutput
-import Tokenizers
-import Tools
 
 /// The chat-specific fields: messages (text or text parts; assistant tool calls and tool
 /// results as structured turns, which the text core writes the way the model's template
@@ -34,12 +33,12 @@ extension TextRequest {
             case "json_object":
                 // Any JSON object: members of any name and value (the grammar bounds how deep
                 // free-form values nest; see JSONSchema).
-                output = .schema(try Self.schema(Self.anyObject, param: "response_format"))
+                output = .json(schema: try Self.schema(Self.anyObject, param: "response_format").document.serialized)
             case "json_schema":
                 guard let schema = format["json_schema"]?["schema"] else {
                     throw .invalidRequest("response_format.json_schema.schema is required", param: "response_format")
                 }
-                output = .schema(try Self.schema(schema, param: "response_format.json_schema.schema"))
+                output = .json(schema: try Self.schema(schema, param: "response_format.json_schema.schema").document.serialized)
             default:
                 throw .invalidRequest("unknown response_format type '\(type)'", param: "response_format")
             }
@@ -95,9 +94,9 @@ extension TextRequest {
     }
 
     /// OpenAI's messages, and Ollama's (tool-call arguments as an object, `tool_name` on results).
-    static func messages(_ value: JSONValue?) throws(ServerError) -> [ChatMessage] {
+    static func messages(_ value: JSONValue?) throws(ServerError) -> [Message] {
         guard let items = value?.array, !items.isEmpty else { throw .invalidRequest("'messages' must be a non-empty array", param: "messages") }
-        var out: [ChatMessage] = []
+        var out: [Message] = []
         for (i, item) in items.enumerated() {
             let param = "messages[\(i)]"
             guard let roleName = item["role"]?.string else { throw .invalidRequest("\(param) needs a string 'role'", param: param) }
@@ -106,10 +105,10 @@ extension TextRequest {
                 throw .invalidRequest("\(param).images: the text models of this server read text only", param: param + ".images")
             }
             switch roleName {
-            case "system", "developer": out.append(ChatMessage(role: .system, content: content))
-            case "user": out.append(ChatMessage(role: .user, content: content))
+            case "system", "developer": out.append(.system(content))
+            case "user": out.append(.user(content))
             case "assistant":
-                var calls: [ChatToolCall] = []
+                var calls: [Message.ToolCall] = []
                 for call in item["tool_calls"]?.array ?? [] {
                     guard let name = call["function"]?["name"]?.string else { throw .invalidRequest("\(param).tool_calls needs function names", param: param) }
                     let arguments: JSONValue = switch call["function"]?["arguments"] {
@@ -117,11 +116,11 @@ extension TextRequest {
                     case .string(let text)?: (try? JSONValue(parsing: text)) ?? .make([])
                     default: .make([])
                     }
-                    calls.append(ChatToolCall(name: name, argumentsJSON: arguments.serialized))
+                    calls.append(Message.ToolCall(name: name, arguments: arguments.serialized))
                 }
-                out.append(ChatMessage(role: .assistant, content: content, toolCalls: calls))
+                out.append(.assistant(content, toolCalls: calls))
             case "tool", "function":
-                out.append(ChatMessage(role: .tool, content: content, name: item["name"]?.string ?? item["tool_name"]?.string))
+                out.append(.tool(content, name: item["name"]?.string ?? item["tool_name"]?.string))
             default:
                 throw .invalidRequest("\(param) has unknown role '\(roleName)'", param: param)
             }
@@ -149,7 +148,7 @@ extension TextRequest {
 
     static func tools(_ value: JSONValue, choice: ToolUse) throws(ServerError) -> Output {
         guard let items = value.array else { throw .invalidRequest("'tools' must be an array", param: "tools") }
-        var registry = ToolRegistry()
+        var tools: [Tool] = []
         for (i, item) in items.enumerated() {
             let param = "tools[\(i)]"
             guard item["type"]?.string == "function", let function = item["function"], let name = function["name"]?.string, !name.isEmpty else {
@@ -158,29 +157,32 @@ extension TextRequest {
             let parameters = try schema(function["parameters"] ?? .make([("type", .string("object")), ("properties", .make([]))]),
                                         param: param + ".function.parameters")
             // The server only returns calls to the client; it never runs a handler.
-            let tool: Tool
             do {
-                tool = try Tool(name: name, description: function["description"]?.string ?? "", parameters: parameters) { _ in
+                tools.append(try Tool(name: name, description: function["description"]?.string ?? "",
+                                      parameters: parameters.document.serialized) { _ in
                     throw ServerError.invalidRequest("tools are run by the client")
-                }
-            } catch { throw .invalidRequest("\(error)", param: param + ".function.parameters") }
-            registry.register(tool)
+                })
+            } catch let error as OnDeviceError {
+                throw .invalidRequest(error.reason ?? error.message, param: param + ".function.parameters")
+            } catch {
+                throw .invalidRequest("\(error)", param: param + ".function.parameters")
+            }
         }
-        guard !registry.isEmpty else {
+        guard !tools.isEmpty else {
             if choice == .required { throw .invalidRequest("tool_choice 'required' needs 'tools'", param: "tool_choice") }
             if case .function = choice { throw .invalidRequest("tool_choice names a function but 'tools' is empty", param: "tool_choice") }
             return .text
         }
         switch choice {
-        case .none: return .describedTools(registry)
-        case .auto: return .tools(registry, required: false)
-        case .required: return .tools(registry, required: true)
+        case .none: return .tools(tools, use: .describeOnly)
+        case .auto: return .tools(tools, use: .auto)
+        case .required: return .tools(tools, use: .required)
         case .function(let name):
-            guard registry.tool(named: name) != nil else {
+            guard tools.contains(where: { $0.name == name }) else {
                 throw .invalidRequest("tool_choice names '\(name)', which is not in 'tools'", param: "tool_choice")
             }
             // The model still reads every tool; only the call is held to this one.
-            return .tools(registry, required: true, only: name)
+            return .tools(tools, use: .only(name))
         }
     }
 }

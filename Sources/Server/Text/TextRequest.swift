@@ -1,30 +1,12 @@
+import OnDevice
 import StructuredOutput
-import TextGeneration
-import Tokenizers
-import Tools
 
-/// A parsed `/v1/chat/completions` or `/v1/completions` body: only the fields we act on;
-/// unknown fields are ignored, as OpenAI-compatible servers do.
+/// A parsed `/v1/chat/completions` or `/v1/completions` body (or Ollama's `/api/chat` and
+/// `/api/generate`): only the fields we act on; unknown fields are ignored, as
+/// OpenAI-compatible servers do. `completion` is what runs: the public API's request.
 struct TextRequest {
-    enum Prompt {
-        case chat([ChatMessage])
-        case raw(String)
-        /// One user turn after an optional system prompt, in the chat template (as is for a
-        /// model without one): Ollama's `/api/generate`, like the SDK's `generate`.
-        case user(String, system: String?)
-    }
-
-    /// What constrains the output.
-    enum Output {
-        case text
-        /// `response_format: json_schema`: grammar-constrained JSON.
-        case schema(JSONSchema)
-        /// `tools`: the model may (or, when `required`, must) answer with calls; `only` names
-        /// the one function a call may name (`tool_choice` naming a function).
-        case tools(ToolRegistry, required: Bool, only: String? = nil)
-        /// `tools` with `tool_choice: none`: the model is told about the tools but answers in text.
-        case describedTools(ToolRegistry)
-    }
+    typealias Prompt = CompletionRequest.Input
+    typealias Output = CompletionRequest.Output
 
     /// The most replies one request may ask for (`n`): each is a whole generation, run one after
     /// another while the request holds its session.
@@ -32,12 +14,12 @@ struct TextRequest {
     /// The most calls one reply makes when `parallel_tool_calls` allows several.
     static let maxParallelCalls = 8
     /// The most alternatives per token `top_logprobs` may ask for.
-    static let maxTopLogprobs = GenerationOptions.maxTopLogprobs
+    static let maxTopLogprobs = TextOptions.maxLogprobs
 
     var model: String
     var prompt: Prompt
     var output: Output = .text
-    var options = GenerationOptions()
+    var options = TextOptions()
     var stream = false
     var includeUsage = false
     /// `return_token_ids` (an extension, as vLLM names it): the prompt's and the reply's token
@@ -71,7 +53,7 @@ struct TextRequest {
         }
         // The engine's one set of defaults (as in the SDK and the CLI) for what the body leaves
         // out; OpenAI samples afresh unless given a seed.
-        options.sampling.seed = UInt64.random(in: 0...UInt64.max)
+        options.seed = UInt64.random(in: 0...UInt64.max)
         let newer = try Self.optional(body, "max_completion_tokens", \.integer, "an integer")
         let older = try Self.optional(body, "max_tokens", \.integer, "an integer")
         let maxTokens = newer ?? older
@@ -81,13 +63,13 @@ struct TextRequest {
         }
         if let t = try Self.optional(body, "temperature", \.number, "a number") {
             guard (0...2).contains(t) else { throw .invalidRequest("temperature must be between 0 and 2", param: "temperature") }
-            options.sampling.temperature = Float(t)
+            options.temperature = Float(t)
         }
         if let p = try Self.optional(body, "top_p", \.number, "a number") {
             guard p > 0 && p <= 1 else { throw .invalidRequest("top_p must be in (0, 1]", param: "top_p") }
-            options.sampling.topP = Float(p)
+            options.topP = Float(p)
         }
-        if let seed = try Self.optional(body, "seed", \.integer, "an integer") { options.sampling.seed = UInt64(bitPattern: Int64(seed)) }
+        if let seed = try Self.optional(body, "seed", \.integer, "an integer") { options.seed = UInt64(bitPattern: Int64(seed)) }
         switch body["stop"] {
         case nil, .null?: break
         case .string(let s)?: options.stop = [s]
@@ -110,19 +92,19 @@ struct TextRequest {
 extension GenerationSettings {
     /// `options` with every field this sets; lengths that depend on the context are resolved
     /// against `contextLength`.
-    package func applied(to options: GenerationOptions, contextLength: Int) -> GenerationOptions {
+    package func applied(to options: TextOptions, contextLength: Int) -> TextOptions {
         var out = options
-        if let temperature { out.sampling.temperature = temperature }
-        if let topP { out.sampling.topP = topP }
-        if let topK { out.sampling.topK = topK }
-        if let minP { out.sampling.minP = minP }
-        if let repetitionPenalty { out.sampling.repetitionPenalty = repetitionPenalty }
+        if let temperature { out.temperature = temperature }
+        if let topP { out.topP = topP }
+        if let topK { out.topK = topK }
+        if let minP { out.minP = minP }
+        if let repetitionPenalty { out.repetitionPenalty = repetitionPenalty }
         switch repetitionWindow {
-        case .tokens(let n)?: out.sampling.repetitionWindow = n
-        case .wholeContext?: out.sampling.repetitionWindow = contextLength
+        case .tokens(let n)?: out.repetitionWindow = n
+        case .wholeContext?: out.repetitionWindow = contextLength
         case nil: break
         }
-        if let seed { out.sampling.seed = seed }
+        if let seed { out.seed = seed }
         switch length {
         case .tokens(let n)?: out.maxTokens = n
         case .untilContextFull?: out.maxTokens = contextLength
@@ -139,6 +121,14 @@ extension TextRequest {
     init(model: String, prompt: Prompt) {
         self.model = model
         self.prompt = prompt
-        options.sampling.seed = UInt64.random(in: 0...UInt64.max)
+        options.seed = UInt64.random(in: 0...UInt64.max)
+    }
+
+    /// The public API's request: input, output, options and replies.
+    var completion: CompletionRequest {
+        var c = CompletionRequest(prompt, output: output, options: options)
+        c.choices = choices
+        c.maxCallsPerReply = parallelToolCalls ? Self.maxParallelCalls : 1
+        return c
     }
 }
