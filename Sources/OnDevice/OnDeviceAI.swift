@@ -153,13 +153,7 @@ public final class OnDeviceAI: Sendable {
             let outcome = await withCheckedContinuation { (done: CheckedContinuation<Result<TextResult, Error>, Never>) in
                 ComputeThread.start(name: "ondevice.text") {
                     done.resume(returning: Result {
-                        // Adapters load once per resident model and are shared; the scales are this request's.
-                        var scaled: [ScaledAdapter] = []
-                        for a in adapters {
-                            do { scaled.append(ScaledAdapter(try lease.lease.model.adapter(path: a.path), scale: a.scale)) } catch {
-                                throw OnDeviceError.adapterUnusable(path: a.path, reason: String(describing: error))
-                            }
-                        }
+                        let scaled = try Self.scaled(adapters, on: lease)
                         let context = TextOpContext(continuation: continuation, adapters: scaled, cancellation: cancellation,
                                                     gate: gate, report: { lease.report($0) }, model: reference)
                         return try lease.withSession(owner: owner) { session in try body(session, context) }
@@ -188,6 +182,18 @@ public final class OnDeviceAI: Sendable {
         guard let gate else { return PacedTextStream(events: stream, cancel: cancel) }
         let events = GatedIterator(stream, gate: gate)
         return PacedTextStream(events: AsyncThrowingStream { try await events.next() }, cancel: cancel)
+    }
+
+    /// `adapters` loaded through the leased model, with this request's scales: an adapter file
+    /// loads once per resident model and is shared by every request that uses it.
+    static func scaled(_ adapters: [LoRA], on lease: TextGenerationLease) throws -> [ScaledAdapter] {
+        var scaled: [ScaledAdapter] = []
+        for a in adapters {
+            do { scaled.append(ScaledAdapter(try lease.lease.model.adapter(path: a.path), scale: a.scale)) } catch {
+                throw OnDeviceError.adapterUnusable(path: a.path, reason: String(describing: error))
+            }
+        }
+        return scaled
     }
 
     /// Runs `body` on a compute thread with a session of text model `model` (nil: the configured

@@ -67,17 +67,18 @@ extension TextModel {
         let backend = runtime.textGeneration.backend.options
         let options = LoadOptions(contextLength: serving.contextLength ?? ai.configuration.contextLength ?? backend.contextLength,
                                   threads: serving.threads ?? ai.configuration.threads ?? backend.threads)
-        let lease: EngineLease<ResidentLanguageModel>
+        // The same lease and session pool as every text op, with the caller's context and threads.
+        let lease: TextGenerationLease
         do {
-            lease = try await runtime.lease(ResidentLanguageModel.self, modelId: id, options: options,
-                                            keepAlive: serving.keepAliveSeconds.map(KeepAlive.init(seconds:)))
+            lease = try await runtime.textGeneration.lease(model: id, keepAlive: serving.keepAliveSeconds.map(KeepAlive.init(seconds:)),
+                                                           options: options)
         } catch .cancelled {
             throw OnDeviceError.cancelled
         } catch {
             throw OnDeviceError.modelUnavailable(model: id, reason: error.description)
         }
         do {
-            let resident = lease.model
+            let resident = lease.lease.model
             // Admission: how many sessions fit the budget beside the model; as many idle ones
             // (up to what the caller runs at once) stay for the next request.
             resident.batching = serving.batching
@@ -85,16 +86,11 @@ extension TextModel {
             resident.maxIdleSessions = max(resident.maxIdleSessions, min(limit, serving.maxRunning))
             continuation.yield(.admitted(sessionLimit: limit))
             try await ComputeThread.run(name: "ondevice.completion") { cancellation in
-                let slot = resident.checkOut(contextLength: options.contextLength, threads: options.threads)
-                defer { resident.checkIn(slot) }
-                var adapters: [ScaledAdapter] = []
-                for a in request.options.adapters {
-                    do { adapters.append(ScaledAdapter(try resident.adapter(path: a.path), scale: a.scale)) } catch {
-                        throw OnDeviceError.adapterUnusable(path: a.path, reason: "\(error)")
-                    }
+                let job = try Self.job(request, adapters: try OnDeviceAI.scaled(request.options.adapters, on: lease))
+                try lease.withSession { session in
+                    try Self.run(request, job: job, on: session, isCancelled: { cancellation.isCancelled || cancelWhen() },
+                                 report: { lease.report($0) }, continuation)
                 }
-                try Self.run(request, job: try Self.job(request, adapters: adapters), on: slot.session,
-                             isCancelled: { cancellation.isCancelled || cancelWhen() }, continuation)
             }
             await lease.release()
         } catch {
@@ -105,7 +101,7 @@ extension TextModel {
 
     /// Each choice of `request` in turn on `session`; stops quietly when cancelled.
     private static func run(_ request: CompletionRequest, job: TextJob, on session: Session, isCancelled: () -> Bool,
-                            _ continuation: AsyncThrowingStream<CompletionEvent, Error>.Continuation) throws {
+                            report: (GenerationMetrics) -> Void, _ continuation: AsyncThrowingStream<CompletionEvent, Error>.Continuation) throws {
         for choice in 0..<request.choices {
             var pending: [TokenLogprob] = []
             let outcome: TextOutcome
@@ -123,6 +119,7 @@ extension TextModel {
                 throw OnDeviceError(error)
             }
             if outcome.isCancelled { return }
+            report(outcome.result.metrics)
             let calls: [Message.ToolCall] = outcome.calls.compactMap {
                 if case .call(let call) = $0 { Message.ToolCall(name: call.name, arguments: call.arguments.serialized) } else { nil }
             }

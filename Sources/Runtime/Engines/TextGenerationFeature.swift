@@ -46,10 +46,12 @@ package final class TextGenerationFeature: Sendable {
     }
 
     /// Leases a text model: the current backend's, or `model` (a model id of the store, or the
-    /// path of a GGUF file) with the backend's context and threads — several text models in one
-    /// runtime, each held by the one residency cache. Downloaded on first use, loaded on a miss.
-    package func lease(model: String? = nil, keepAlive: KeepAlive? = nil) async throws(RuntimeError) -> TextGenerationLease {
+    /// path of a GGUF file) with the backend's context and threads (or `options`: a server's own)
+    /// — several text models in one runtime, each held by the one residency cache. Downloaded on
+    /// first use, loaded on a miss.
+    package func lease(model: String? = nil, keepAlive: KeepAlive? = nil, options: LoadOptions? = nil) async throws(RuntimeError) -> TextGenerationLease {
         var (backend, generation) = state.withLock { ($0.backend, $0.generation) }
+        if let options { backend.options = options }
         let loader: LanguageModelLoader
         if let model, model != backend.modelId {
             backend = TextGenerationBackend(modelId: model, options: backend.options)
