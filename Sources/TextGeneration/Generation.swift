@@ -60,12 +60,3 @@ package struct GenerationResult: Sendable, Equatable {
     /// reply the text core joined from several calls; its visible tokens' are in `TextOutcome`).
     package var logprobs: [TokenLogprob]? = nil
 }
-
-/// What a generation stream yields.
-package enum GenerationEvent: Sendable, Equatable {
-    /// A generated token and the text it completes (empty while a UTF-8 sequence or a possible
-    /// stop string is still pending).
-    case token(id: Int32, text: String)
-    /// The final event: everything generated, with metrics.
-    case finished(GenerationResult)
-}

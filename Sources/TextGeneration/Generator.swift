@@ -101,58 +101,6 @@ package struct Generator {
     }
 }
 
-/// Streams a generation. The producer, on a compute thread of its own, owns the session while
-/// the stream lives; cancelling the consumer (or dropping the stream) stops it within one token,
-/// and the stream always ends with `.finished` unless an error is thrown. The producer runs at
-/// most `generationReadAhead` tokens ahead of the consumer, so a consumer that stalls pauses
-/// decoding rather than letting it run to the end unread.
-///
-/// `stopper`, when given, ends the generation early without ending the stream: the producer
-/// stops before its next token and the stream still finishes with `.finished` (reason
-/// `cancelled`), so the caller knows the session is free again before it uses it.
-package func generateStream(session: Session, prompt: [Int32], options: GenerationOptions,
-                             constraint: (any TokenConstraint)? = nil, stopper: CancellationFlag? = nil) -> AsyncThrowingStream<GenerationEvent, Error> {
-    generationStream(session: session, prompt: prompt, options: options, constraint: constraint, stopper: stopper) { _, _ in }
-}
-
-/// Tokens a generation stream may decode ahead of its consumer.
-package let generationReadAhead = 64
-
-/// The producer behind every generation stream; `check` may reject a finished result (with
-/// the constraint it ran under) before `.finished` is sent.
-func generationStream(session: Session, prompt: [Int32], options: GenerationOptions, constraint: (any TokenConstraint)?,
-                      stopper: CancellationFlag? = nil, check: @escaping @Sendable (GenerationResult, (any TokenConstraint)?) throws -> Void)
-    -> AsyncThrowingStream<GenerationEvent, Error> {
-    let (inner, continuation) = AsyncThrowingStream<GenerationEvent, Error>.makeStream()
-    let box = SessionBox(session, constraint: constraint)
-    let cancelled = CancellationFlag()
-    let gate = DemandGate(limit: generationReadAhead)
-    continuation.onTermination = { _ in
-        cancelled.cancel()
-        gate.cancel()
-    }
-    ComputeThread.start(name: "ondevice.generate") {
-        do {
-            let result = try Generator(session: box.session, options: options).run(
-                prompt: prompt, constraint: box.constraint, isCancelled: { cancelled.isCancelled || stopper?.isCancelled == true },
-                onToken: { id, text in
-                    gate.waitForRoom()
-                    continuation.yield(.token(id: id, text: text))
-                })
-            try check(result, box.constraint)
-            continuation.yield(.finished(result))
-            continuation.finish()
-        } catch {
-            continuation.finish(throwing: error)
-        }
-    }
-    // Each `next()` of the returned stream takes one event from the producer's buffer and makes
-    // room for one more token; dropping or cancelling it terminates `inner`, which stops the
-    // producer.
-    let events = GatedIterator(inner, gate: gate)
-    return AsyncThrowingStream { try await events.next() }
-}
-
 /// Carries a session (and its constraint) into the stream's producer task.
 ///
 /// `@unchecked Sendable`: while the stream is live only the producer touches the session and

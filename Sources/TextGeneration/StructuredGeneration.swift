@@ -25,25 +25,6 @@ package func generateStructured<T: Decodable>(session: Session, prompt: [Int32],
     return (try decode(json, as: type), result)
 }
 
-/// Streams a structured generation: token events (the JSON text as it grows), then
-/// `.finished` whose `text` is the complete document. Cancelling ends the stream with a
-/// `.finished` event whose finish reason is `.cancelled`; any other early end (which the budget
-/// check makes unreachable in practice) throws `EngineError.incompleteOutput`. A bad schema or
-/// too small a budget throws before anything is generated.
-package func generateStructuredStream(session: Session, prompt: [Int32], schema: JSONSchema, options: GenerationOptions,
-                                      grammarOptions: Grammar.Options = Grammar.Options())
-    throws(EngineError) -> AsyncThrowingStream<GenerationEvent, Error> {
-    let plan = try structuredPlan(session: session, prompt: prompt, schema: schema, options: options, grammarOptions: grammarOptions)
-    let constraint = try TextCore.constraint(plan, session: session)
-    return generationStream(session: session, prompt: prompt, options: plan.options, constraint: constraint) { result, constraint in
-        let complete = (constraint as? GrammarConstraint)?.minimumBytesToFinish == 0
-        if result.metrics.finishReason != .cancelled && !complete {
-            throw EngineError.incompleteOutput(result.metrics.finishReason)
-        }
-    }
-}
-
-
 /// A plan for the core from prompt ids as given (no template, no overflow policy: the primitive
 /// under the doors, for callers that build their own prompts).
 private func structuredPlan(session: Session, prompt: [Int32], schema: JSONSchema, options: GenerationOptions,

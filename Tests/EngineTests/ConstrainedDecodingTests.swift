@@ -200,45 +200,4 @@ import TextGeneration
             return false
         }
     }
-
-    @Test func `a structured stream yields the document and its cancellation ends it`() async throws {
-        let model = try Self.model(context: 4096)
-        let schema = try JSONSchema(json: Self.schemas[0])
-        var o = Self.sampling(seed: 9)
-        o.maxTokens = 200
-        var text = ""
-        var finished: GenerationResult?
-        for try await event in try generateStructuredStream(session: Session(model: model), prompt: [1, 40], schema: schema, options: o) {
-            switch event {
-            case .token(_, let t): text += t
-            case .finished(let r): finished = r
-            }
-        }
-        let result = try #require(finished)
-        #expect(result.text == text)
-        Self.expectValid(text, schema, "stream")
-
-        // At least 16 001 bytes, one token each: far longer than the 30 ms before cancelling.
-        let big = try Self.model(context: 16_400)
-        let long = try JSONSchema(json: #"{"type":"array","items":{"type":"integer"},"minItems":8000}"#)
-        o.maxTokens = 16_400
-        let options = o
-        let consumer = Task {
-            var last: GenerationEvent?
-            var tokens = 0
-            let stream = try generateStructuredStream(session: Session(model: big, contextLength: 16_400), prompt: [1],
-                                                      schema: long, options: options)
-            for try await event in stream {
-                if case .token = event { tokens += 1 }
-                last = event
-                // Cancelled at the first token: the producer is at most `generationReadAhead`
-                // tokens ahead, so the bound holds however this task is scheduled.
-                if tokens == 1 { withUnsafeCurrentTask { $0?.cancel() } }
-            }
-            return (last, tokens)
-        }
-        let (last, tokens) = try await consumer.value
-        #expect(tokens >= 1 && tokens <= generationReadAhead + 2, "\(tokens) tokens")
-        if case .finished(let r)? = last { #expect(r.metrics.finishReason == .cancelled) }
-    }
 }

@@ -52,46 +52,6 @@ import TextGeneration
         #expect([.contextFull, .endOfGeneration, .stopSequence].contains(r.metrics.finishReason))
         #expect(r.promptIds.count + r.generatedIds.count <= 9)
     }
-
-    @Test func `cancelling the stream stops decoding and ends the stream`() async throws {
-        let model = try loadTiny { $0.contextLength = 4096 }
-        var o = GenerationOptions()
-        o.sampling = .greedy
-        o.maxTokens = 100_000
-        let session = Session(model: model, contextLength: 4096)
-        // The consumer cancels itself at its first token. The producer cannot run more than
-        // `generationReadAhead` tokens ahead of it, and the cancellation stops it within one more,
-        // so the count is bounded however the consumer is scheduled on a loaded machine.
-        let consumer = Task {
-            var tokens = 0
-            for try await event in generateStream(session: session, prompt: [1, 40], options: o) {
-                if case .token = event { tokens += 1 }
-                if tokens == 1 { withUnsafeCurrentTask { $0?.cancel() } }
-            }
-            return tokens
-        }
-        let tokens = try await consumer.value
-        #expect(tokens >= 1 && tokens <= generationReadAhead + 2, "\(tokens) tokens")
-    }
-
-    @Test func `a stream ends with a finished event carrying the metrics`() async throws {
-        let model = try loadTiny()
-        var o = GenerationOptions()
-        o.sampling = .greedy
-        o.maxTokens = 5
-        var last: GenerationEvent?
-        var pieces = ""
-        for try await event in generateStream(session: Session(model: model), prompt: [1, 40], options: o) {
-            if case .token(_, let t) = event { pieces += t }
-            last = event
-        }
-        guard case .finished(let result)? = last else {
-            Issue.record("no finished event")
-            return
-        }
-        #expect(result.text == pieces)
-        #expect(result.metrics.completionTokens == result.generatedIds.count)
-    }
 }
 
 @Suite struct StopStringTests {
