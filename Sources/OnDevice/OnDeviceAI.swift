@@ -125,51 +125,31 @@ public final class OnDeviceAI: Sendable {
         pacedTextStream(model: model, adapters: adapters, readAhead: nil, body).events
     }
 
-    /// The session a chat session keeps between its turns is found again by its `owner` tag.
-
     /// `textStream` whose producer runs at most `readAhead` partial events ahead of the
     /// consumer (nil: no limit) — a consumer that stops reading pauses decoding — with a
     /// `cancel` that stops the producer however far the consumer got. (A gated stream's
     /// consumer that leaves without cancelling its task cannot end it: the stream's own end
-    /// only reaches the producer from inside a pending `next()`.)
+    /// only reaches the producer from inside a pending `next()`.) The session a chat session
+    /// keeps between its turns is found again by its `owner` tag.
     func pacedTextStream(model: String? = nil, owner: UInt64? = nil, adapters: [LoRA], readAhead: Int?,
                          _ body: @escaping @Sendable (Session, TextOpContext) throws -> TextResult) -> PacedTextStream {
         let (stream, continuation) = AsyncThrowingStream<TextEvent, Error>.makeStream()
-        let runtimeTask = self.runtimeTask
         let reference = model ?? configuration.textModelId(for: .chat)
         let cancellation = EngineSupport.CancellationFlag()
         let gate = readAhead.map { DemandGate(limit: $0) }
+        let ai = self
         let task = Task.detached {
-            let lease: TextGenerationLease
             do {
-                lease = try await runtimeTask.value.textGeneration.lease(model: model)
-            } catch let error as RuntimeError {
-                continuation.finish(throwing: OnDeviceError.modelUnavailable(model: reference, reason: String(describing: error)))
-                return
-            } catch {
-                continuation.finish(throwing: error)
-                return
-            }
-            let outcome = await withCheckedContinuation { (done: CheckedContinuation<Result<TextResult, Error>, Never>) in
-                ComputeThread.start(name: "ondevice.text") {
-                    done.resume(returning: Result {
-                        let scaled = try Self.scaled(adapters, on: lease)
-                        let context = TextOpContext(continuation: continuation, adapters: scaled, cancellation: cancellation,
-                                                    gate: gate, report: { lease.report($0) }, model: reference)
-                        return try lease.withSession(owner: owner) { session in try body(session, context) }
-                    })
+                let result = try await ai.withTextSession(model: model, owner: owner, adapters: adapters) { session, lease, scaled, _ in
+                    let context = TextOpContext(continuation: continuation, adapters: scaled, cancellation: cancellation,
+                                                gate: gate, report: { lease.report($0) }, model: reference)
+                    return try body(session, context)
                 }
-            }
-            // The lease goes back before the consumer sees the end, so an op that has returned
-            // holds nothing.
-            await lease.release()
-            switch outcome {
-            case .success(let result):
+                // The lease went back before the consumer sees the end, so an op that has
+                // returned holds nothing.
                 continuation.yield(.finished(result))
                 continuation.finish()
-            case .failure(let error as EngineError):
-                continuation.finish(throwing: OnDeviceError(error))
-            case .failure(let error):
+            } catch {
                 continuation.finish(throwing: error)
             }
         }
@@ -201,19 +181,35 @@ public final class OnDeviceAI: Sendable {
     /// generation (tokenizing, describing the model).
     func withTextSession<T: Sendable>(model: String?, owner: UInt64? = nil,
                                       _ body: @escaping @Sendable (Session) throws -> T) async throws -> T {
-        try await withTextSession(model: model, owner: owner) { _, session in try body(session) }
+        try await withTextSession(model: model, owner: owner) { session, _, _, _ in try body(session) }
     }
 
-    /// `withTextSession` whose body also sees the lease (its resident model's adapter cache).
-    func withTextSession<T: Sendable>(model: String?, owner: UInt64? = nil,
-                                      _ body: @escaping @Sendable (TextGenerationLease, Session) throws -> T) async throws -> T {
+    /// The one path from the public API to a text model, for every op and every completion:
+    /// leases `model` (nil: the configured one) through the text feature — with `options`
+    /// instead of the instance's context and threads when given, and `keepAlive` — lets
+    /// `leased` see it (a server's admission), then runs `body` on a compute thread with a
+    /// session from the model's pool, `adapters` loaded, and the thread's cancellation flag
+    /// (set when the calling task is cancelled). Session and lease are back before it returns or
+    /// throws; engine errors come out as `OnDeviceError`.
+    func withTextSession<T: Sendable>(model: String?, owner: UInt64? = nil, options: LoadOptions? = nil, keepAlive: KeepAlive? = nil,
+                                      adapters: [LoRA] = [], leased: (TextGenerationLease) async -> Void = { _ in },
+                                      _ body: @escaping @Sendable (Session, TextGenerationLease, [ScaledAdapter], EngineSupport.CancellationFlag) throws -> T)
+        async throws -> T {
         let reference = model ?? configuration.textModelId(for: .chat)
         let lease: TextGenerationLease
-        do { lease = try await runtime().textGeneration.lease(model: model) } catch let error as RuntimeError {
+        do {
+            lease = try await runtime().textGeneration.lease(model: model, keepAlive: keepAlive, options: options)
+        } catch RuntimeError.cancelled {
+            throw OnDeviceError.cancelled
+        } catch let error as RuntimeError {
             throw OnDeviceError.modelUnavailable(model: reference, reason: String(describing: error))
         }
         do {
-            let value = try await ComputeThread.run(name: "ondevice.text") { _ in try lease.withSession(owner: owner) { try body(lease, $0) } }
+            await leased(lease)
+            let value = try await ComputeThread.run(name: "ondevice.text") { cancellation in
+                let scaled = try Self.scaled(adapters, on: lease)
+                return try lease.withSession(owner: owner) { try body($0, lease, scaled, cancellation) }
+            }
             await lease.release()
             return value
         } catch {

@@ -11,7 +11,7 @@ extension TextModel {
             throw OnDeviceError.invalidArgument("promptTokens, generationTokens and repetitions must be positive")
         }
         let threads = ai.modelThreads
-        return try await ai.withTextSession(model: id) { lease, session in
+        return try await ai.withTextSession(model: id) { session, lease, _, _ in
             var bench = LLMBenchmark(threads: threads)
             bench.promptTokens = promptTokens
             bench.generationTokens = generationTokens

@@ -67,35 +67,20 @@ extension TextModel {
         let backend = runtime.textGeneration.backend.options
         let options = LoadOptions(contextLength: serving.contextLength ?? ai.configuration.contextLength ?? backend.contextLength,
                                   threads: serving.threads ?? ai.configuration.threads ?? backend.threads)
-        // The same lease and session pool as every text op, with the caller's context and threads.
-        let lease: TextGenerationLease
-        do {
-            lease = try await runtime.textGeneration.lease(model: id, keepAlive: serving.keepAliveSeconds.map(KeepAlive.init(seconds:)),
-                                                           options: options)
-        } catch .cancelled {
-            throw OnDeviceError.cancelled
-        } catch {
-            throw OnDeviceError.modelUnavailable(model: id, reason: error.description)
-        }
-        do {
-            let resident = lease.lease.model
+        // The same lease, session pool and compute thread as every text op, with the caller's
+        // context, threads and keep-alive.
+        try await ai.withTextSession(model: id, options: options, keepAlive: serving.keepAliveSeconds.map(KeepAlive.init(seconds:)),
+                                     adapters: request.options.adapters, leased: { lease in
             // Admission: how many sessions fit the budget beside the model; as many idle ones
             // (up to what the caller runs at once) stay for the next request.
+            let resident = lease.lease.model
             resident.batching = serving.batching
             let limit = resident.sessionLimit(budget: await runtime.residency.budget, contextLength: options.contextLength)
             resident.maxIdleSessions = max(resident.maxIdleSessions, min(limit, serving.maxRunning))
             continuation.yield(.admitted(sessionLimit: limit))
-            try await ComputeThread.run(name: "ondevice.completion") { cancellation in
-                let job = try Self.job(request, adapters: try OnDeviceAI.scaled(request.options.adapters, on: lease))
-                try lease.withSession { session in
-                    try Self.run(request, job: job, on: session, isCancelled: { cancellation.isCancelled || cancelWhen() },
-                                 report: { lease.report($0) }, continuation)
-                }
-            }
-            await lease.release()
-        } catch {
-            await lease.release()
-            throw error
+        }) { session, lease, adapters, cancellation in
+            try Self.run(request, job: try Self.job(request, adapters: adapters), on: session,
+                         isCancelled: { cancellation.isCancelled || cancelWhen() }, report: { lease.report($0) }, continuation)
         }
     }
 
