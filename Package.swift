@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "Tools", dependencies: ["StructuredOutput", "EngineSupport"]),
         .target(name: "TextGeneration", dependencies: ["Tools", "StructuredOutput", "EngineSupport", "Models", "Tokenizers", "Kernels", "Tensor", "Formats"]),
         .target(name: "Speech", dependencies: ["Platform", "EngineSupport", "Models", "Tokenizers", "Kernels", "Tensor", "Formats", "Audio", "Phonemes"]),
-        .target(name: "TestSupport", dependencies: ["Platform", "EngineSupport", "Formats", "Tensor", "Tokenizers"]),
+        .target(name: "TestSupport", dependencies: ["Platform", "EngineSupport", "Formats", "Tensor", "Tokenizers", "StructuredOutput", "Retrieval"]),
         // Fuzz targets for every parser of outside bytes, run by scripts/fuzz.sh under libFuzzer and
         // AddressSanitizer; CFuzz reaches libFuzzer's driver only when the fuzz build links it.
         .target(name: "CFuzz"),

@@ -1,6 +1,7 @@
 import CLISupport
 import Foundation
 import Models
+import TestSupport
 import Retrieval
 
 /// `ondevice bench-embed`: sentences/s of an embedding model (compare with

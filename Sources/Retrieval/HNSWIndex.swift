@@ -23,7 +23,7 @@ package struct HNSWParameters: Sendable, Equatable {
 /// rarer upper layers, greedy descent, beam search of width ef on layer 0, and the neighbour
 /// selection heuristic (Algorithm 4) that keeps a link only when it is closer to the new node
 /// than to every link already kept.
-struct HNSWIndex {
+package struct HNSWIndex {
     let parameters: HNSWParameters
     let dimension: Int
     /// links[level][node]: neighbour rows; nodes above their top level have none.
@@ -33,7 +33,7 @@ struct HNSWIndex {
     private var rng: SplitMix64
     private var visited = VisitedSet()
 
-    init(dimension: Int, parameters: HNSWParameters) {
+    package init(dimension: Int, parameters: HNSWParameters) {
         self.dimension = dimension
         self.parameters = parameters
         self.rng = SplitMix64(seed: parameters.seed)
@@ -42,7 +42,7 @@ struct HNSWIndex {
     var count: Int { levels.count }
 
     /// Inserts row `node` (rows must be inserted in order 0, 1, 2, …).
-    mutating func insert(_ node: Int, matrix: VectorMatrix) {
+    package mutating func insert(_ node: Int, matrix: VectorMatrix) {
         precondition(node == levels.count, "HNSW rows are inserted in order")
         let m = parameters.m
         // Level ~ floor(-ln(U) · mL) with mL = 1/ln(m).
@@ -87,7 +87,7 @@ struct HNSWIndex {
     }
 
     /// The `k` rows most similar to `query` that `accept` lets through, best first.
-    mutating func search(_ query: [Float], k: Int, matrix: VectorMatrix, accept: (Int) -> Bool) -> [(row: Int, score: Float)] {
+    package mutating func search(_ query: [Float], k: Int, matrix: VectorMatrix, accept: (Int) -> Bool) -> [(row: Int, score: Float)] {
         guard entry >= 0, k > 0 else { return [] }
         var current = entry
         var l = Int(levels[Int(entry)])

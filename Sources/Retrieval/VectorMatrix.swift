@@ -21,22 +21,22 @@ package struct ChunkKey: Sendable, Hashable, Comparable, CustomStringConvertible
 
 /// Unit vectors in one contiguous row-major block, with the chunk each row belongs to: the
 /// exact-search scan reads it front to back with the SIMD dot kernel.
-struct VectorMatrix {
+package struct VectorMatrix {
     let dimension: Int
     // (count, dimension)
     private(set) var storage: [Float] = []
     private(set) var keys: [ChunkKey] = []
 
-    init(dimension: Int) { self.dimension = dimension }
+    package init(dimension: Int) { self.dimension = dimension }
 
     var count: Int { keys.count }
 
-    mutating func reserve(_ rows: Int) {
+    package mutating func reserve(_ rows: Int) {
         storage.reserveCapacity(rows * dimension)
         keys.reserveCapacity(rows)
     }
 
-    mutating func append(_ key: ChunkKey, _ vector: ArraySlice<Float>) {
+    package mutating func append(_ key: ChunkKey, _ vector: ArraySlice<Float>) {
         precondition(vector.count == dimension, "vector length \(vector.count) ≠ \(dimension)")
         storage.append(contentsOf: vector)
         keys.append(key)
@@ -72,7 +72,7 @@ struct VectorMatrix {
     }
 
     /// The `k` best rows by dot product with `query`, best first (ties by chunk key).
-    func exactTopK(_ query: [Float], k: Int, threads: Int) -> [(row: Int, score: Float)] {
+    package func exactTopK(_ query: [Float], k: Int, threads: Int) -> [(row: Int, score: Float)] {
         TopK.select(scores(query, threads: threads), k: k) { keys[$0] }
     }
 }

@@ -35,7 +35,7 @@ package final class TokenTrie: @unchecked Sendable {
 
     package var nodeCount: Int { bytes.count }
 
-    init(tokenizer: Tokenizer) {
+    package init(tokenizer: Tokenizer) {
         let n = tokenizer.vocabularySize
         var pool: [UInt8] = []
         var offsets: [Int] = [0]

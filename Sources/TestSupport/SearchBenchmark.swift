@@ -1,7 +1,8 @@
 import EngineSupport
+import Retrieval
 import Foundation
 
-/// Search latency and ANN recall on synthetic embeddings, for `ondevice bench-embed`.
+/// Search latency and ANN recall on synthetic embeddings, for `Benchmarks embed` and the HNSW tests.
 ///
 /// The vectors are a mixture of `clusters` Gaussian blobs on the unit sphere (what sentence
 /// embeddings of a mixed corpus look like far more than uniform noise does, and a harder case

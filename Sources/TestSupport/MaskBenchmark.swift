@@ -1,4 +1,5 @@
 import EngineSupport
+import StructuredOutput
 import Tokenizers
 
 /// Measures the cost of grammar masking on a real vocabulary: building the token trie once, a
