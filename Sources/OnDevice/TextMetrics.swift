@@ -22,6 +22,22 @@ public struct TextMetrics: Sendable, Equatable, Codable {
 
     public init() {}
 
+    /// Reads figures written before some fields existed too: a missing field keeps its default.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T { try c.decodeIfPresent(T.self, forKey: key) ?? fallback }
+        timeToFirstToken = try value(.timeToFirstToken, 0)
+        promptTokens = try value(.promptTokens, 0)
+        cachedPromptTokens = try value(.cachedPromptTokens, 0)
+        completionTokens = try value(.completionTokens, 0)
+        tokensPerSecond = try value(.tokensPerSecond, 0)
+        promptTokensPerSecond = try value(.promptTokensPerSecond, 0)
+        promptSeconds = try value(.promptSeconds, 0)
+        generationSeconds = try value(.generationSeconds, 0)
+        finishReason = try value(.finishReason, .stop)
+        modelCalls = try value(.modelCalls, 0)
+    }
+
     mutating func add(_ m: GenerationMetrics, first: Bool) {
         if first { timeToFirstToken = m.timeToFirstToken }
         promptTokens += m.promptTokens
