@@ -30,8 +30,15 @@ extension OnDeviceAI {
     /// Tokens of context each text session gets: `Configuration.contextLength`, else the
     /// runtime's setting.
     public func textContextLength() async throws -> Int {
-        if let c = configuration.contextLength { return c }
-        return try await runtime().textGeneration.backend.options.contextLength
+        try await textLoadOptions(runtime()).contextLength
+    }
+
+    /// Context and threads a text session of this instance gets: `contextLength` and `threads`
+    /// when given (a server's own), else `Configuration`'s, else the runtime's settings.
+    func textLoadOptions(_ runtime: OnDeviceRuntime, contextLength: Int? = nil, threads: Int? = nil) -> LoadOptions {
+        let backend = runtime.textGeneration.backend.options
+        return LoadOptions(contextLength: contextLength ?? configuration.contextLength ?? backend.contextLength,
+                           threads: threads ?? configuration.threads ?? backend.threads)
     }
 
     /// Streaming `chat` whose model decodes at most `readAhead` partial events ahead of the

@@ -166,7 +166,7 @@ public final class OnDeviceAI: Sendable {
 
     /// `adapters` loaded through the leased model, with this request's scales: an adapter file
     /// loads once per resident model and is shared by every request that uses it.
-    static func scaled(_ adapters: [LoRA], on lease: TextGenerationLease) throws -> [ScaledAdapter] {
+    private static func scaled(_ adapters: [LoRA], on lease: TextGenerationLease) throws -> [ScaledAdapter] {
         var scaled: [ScaledAdapter] = []
         for a in adapters {
             do { scaled.append(ScaledAdapter(try lease.lease.model.adapter(path: a.path), scale: a.scale)) } catch {

@@ -51,7 +51,7 @@ extension TextModel {
         let budget = await residency.budget
         let batching = resident.batchingFigures
         return TextServingStatus(kvCacheBytes: resident.sessionStateBytes,
-                                 kvBudgetBytes: max(0, budget - resident.mappedBytes - resident.heapBytes - resident.adapterBytes),
+                                 kvBudgetBytes: max(0, resident.sessionRoom(budget: budget)),
                                  sessions: resident.sessionCounts.live, batchSteps: batching.steps,
                                  batchSequences: batching.sequences, batchRows: batching.rows,
                                  batchSizes: batching.batchSizes, batchBounds: batching.batchBounds)
@@ -60,13 +60,9 @@ extension TextModel {
     private func serve(_ request: CompletionRequest, serving: TextServingOptions, cancelWhen: @escaping @Sendable () -> Bool,
                        _ continuation: AsyncThrowingStream<CompletionEvent, Error>.Continuation) async throws {
         guard request.choices >= 1 else { throw OnDeviceError.invalidArgument("CompletionRequest.choices must be at least 1") }
-        if let k = request.options.logprobs, !(0...GenerationOptions.maxTopLogprobs).contains(k) {
-            throw OnDeviceError.invalidArgument("TextOptions.logprobs must be between 0 and \(GenerationOptions.maxTopLogprobs), not \(k)")
-        }
+        try TextOptions.checkLogprobs(request.options.logprobs)
         let runtime = try await ai.runtime()
-        let backend = runtime.textGeneration.backend.options
-        let options = LoadOptions(contextLength: serving.contextLength ?? ai.configuration.contextLength ?? backend.contextLength,
-                                  threads: serving.threads ?? ai.configuration.threads ?? backend.threads)
+        let options = ai.textLoadOptions(runtime, contextLength: serving.contextLength, threads: serving.threads)
         // The same lease, session pool and compute thread as every text op, with the caller's
         // context, threads and keep-alive.
         try await ai.withTextSession(model: id, options: options, keepAlive: serving.keepAliveSeconds.map(KeepAlive.init(seconds:)),

@@ -35,6 +35,13 @@ public struct TextOptions: Sendable, Equatable {
     /// The most alternatives per token `logprobs` may ask for.
     public static let maxLogprobs = GenerationOptions.maxTopLogprobs
 
+    /// `invalidArgument` when `logprobs` asks for more alternatives than `maxLogprobs`.
+    static func checkLogprobs(_ k: Int?) throws {
+        if let k, !(0...maxLogprobs).contains(k) {
+            throw OnDeviceError.invalidArgument("TextOptions.logprobs must be between 0 and \(maxLogprobs), not \(k)")
+        }
+    }
+
     public init() {}
 
     /// Deterministic argmax decoding.

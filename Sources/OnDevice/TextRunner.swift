@@ -14,9 +14,7 @@ struct TextRunner {
 
     /// Plans and runs `job` with the op's options; partial text is streamed when `stream` is true.
     func run(_ job: TextJob, stream: Bool) throws -> TextOutcome {
-        if let k = job.options.logprobs, !(0...GenerationOptions.maxTopLogprobs).contains(k) {
-            throw OnDeviceError.invalidArgument("TextOptions.logprobs must be between 0 and \(GenerationOptions.maxTopLogprobs), not \(k)")
-        }
+        try TextOptions.checkLogprobs(job.options.logprobs)
         var job = job
         job.overflow = options.overflow == .keepEnd ? .keepEnd : .refuse
         job.options.adapters = context.adapters

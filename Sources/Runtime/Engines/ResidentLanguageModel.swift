@@ -158,9 +158,11 @@ package final class ResidentLanguageModel: ResidentModel {
     /// Sessions of `contextLength` tokens that fit in `budget` bytes beside the model itself
     /// (at least one: a model that loaded can always serve one request).
     package func sessionLimit(budget: Int, contextLength: Int) -> Int {
-        let room = budget - mappedBytes - heapBytes - adapterBytes
-        return max(1, room / max(1, sessionBytes(contextLength: contextLength)))
+        max(1, sessionRoom(budget: budget) / max(1, sessionBytes(contextLength: contextLength)))
     }
+
+    /// Bytes `budget` leaves for sessions beside the model's weights, heap and adapters.
+    package func sessionRoom(budget: Int) -> Int { budget - mappedBytes - heapBytes - adapterBytes }
 
     /// Whether sessions decoding at the same time share forward passes (continuous batching).
     package var batching: Bool {
