@@ -29,15 +29,13 @@ package final class MatMul {
     /// the matrix-vector kernels.
     package static let gemmMinTokens = 4
 
-    /// A step of continuous batching (one token of each of several sequences) keeps to the
-    /// matrix-vector kernels up to this many rows where the GEMM decodes its weight tiles with
-    /// scalar code (the AVX2 form; Q4_1 and Q5_1 on every tier): they pass each L1-sized block
-    /// of weight rows over every token, and below it they beat the GEMM, whose per-call tile
-    /// decoding costs more than the rows save (`Benchmarks batch`, one pass of k tokens, 2
-    /// threads: SmolLM2 Q4_1 at 8 tokens 20 ms against 40 ms, at 24 about even). Types with the
-    /// vector tile decoder (`odk_gemm_decodes_fast`) take the GEMM from `gemmMinTokens` rows.
-    /// Prompts keep `gemmMinTokens`, so a prompt's logits do not depend on how its tokens were
-    /// split.
+    /// A step of continuous batching (one token of each of several sequences) sets
+    /// `gemmFromRows` to this, and then keeps to the matrix-vector kernels up to the row count
+    /// the kernel tier gives for the weight type (`odk_decode_step_gemm_tokens`): on x86 the
+    /// batched kernels add each weight group to eight tokens at once and beat the GEMM's
+    /// per-call tile decoding up to 16-64 tokens by type; elsewhere the per-token kernels pass
+    /// each L1-sized block of weight rows over every token and beat it up to 24. Prompts keep
+    /// `gemmMinTokens`, so a prompt's logits do not depend on how its tokens were split.
     package static let decodeStepMatrixVectorRows = 24
 
     /// The fewest rows that take the GEMM path in this product; `gemmMinTokens` unless a
@@ -76,9 +74,9 @@ package final class MatMul {
         let actRowBytes = ActivationQuantizer.rowBytes(for: type, cols: cols)
         // odk_has_avx2 also holds on the avx512 tier, where odk_gemm_* run the AVX-512 VNNI form
         // (which also takes Q8_0), so this picks the GEMM of whichever x86 tier is in use.
-        // A batched decode step's raised threshold is for the types whose tiles decode slowly;
-        // with the vector tile decoder the GEMM wins from `gemmMinTokens` rows there too.
-        let fromRows = gemmFromRows > Self.gemmMinTokens && odk_gemm_decodes_fast(typeID) != 0 ? Self.gemmMinTokens : gemmFromRows
+        // A batched decode step's raised threshold is the kernel tier's, by weight type.
+        let fromRows = gemmFromRows > Self.gemmMinTokens
+            ? max(Self.gemmMinTokens, Int(odk_decode_step_gemm_tokens(typeID))) : gemmFromRows
         let useGEMM = n >= fromRows && odk_has_avx2() != 0 && odk_gemm_supports(typeID) != 0
         // Work grows with n, so prompt batches split into more tasks than single tokens.
         let parts = threads == 1 ? 1 : min(threads * Self.tasksPerThread, rows * wRowBytes * n / max(1, minBytesPerTask), rows / 4)

@@ -185,9 +185,8 @@ package final class DecodeBatcher: @unchecked Sendable {
             tokens.append(contentsOf: request.tokens.prefix(count))
         }
         let scratch = step.parts[0].request.state
-        // A step of single tokens keeps to the matrix-vector kernels where they beat the GEMM on a
-        // few rows, computing each row as a pass of that token alone would (up to the kernels'
-        // four-row grouping); types whose GEMM tiles decode fast take the GEMM (MatMul). A step
+        // A step of single tokens keeps to the matrix-vector kernels up to the row count where
+        // the GEMM starts to win, which the kernel tier gives per weight type (MatMul). A step
         // with a prompt chunk takes the prompt rule.
         let decodeOnly = step.parts.allSatisfy { $0.count == 1 }
         if decodeOnly { scratch.matmul.gemmFromRows = max(MatMul.gemmMinTokens, MatMul.decodeStepMatrixVectorRows) }

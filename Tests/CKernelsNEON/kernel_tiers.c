@@ -376,7 +376,7 @@ static void check_vector_ops(tally *t) {
 /// prefill GEMM (odd row and token counts, so pair and four-row kernels meet their tails)
 /// against the scalar kernel.
 static void check_dispatch(tally *t) {
-    enum { R = 7, TK = 5 };
+    enum { R = 7, TK = 19 };
     for (int ti = 0; ti < N_TYPES; ti++) {
         const wtype *ty = &types[ti];
         t->kernels++;
@@ -390,13 +390,19 @@ static void check_dispatch(tally *t) {
             odk_quantize_activations(ty->type, x, a + k * ab, cols);
         }
         float got[TK * R], want[TK * R], one[R];
-        odk_matmul_rows(ty->type, cols, w, rb, 0, R, a, ab, TK, got, R);
         for (int k = 0; k < TK; k++)
             for (int r = 0; r < R; r++) want[k * R + r] = odk_vec_dot_scalar(ty->type, cols, w + r * rb, a + k * ab);
-        for (int r = 0; r < R; r++) one[r] = odk_vec_dot(ty->type, cols, w + r * rb, a);
         char what[64];
-        snprintf(what, sizeof what, "odk_matmul_rows %s", ty->name);
-        record(t, what, got, want, TK * R, 0);
+        // Token counts for the pair kernels, and for the batched kernels (x86, from 4 tokens):
+        // one group of 8 with empty lanes, one full group, and three groups with a partial one.
+        static const int token_counts[] = {2, 5, 8, TK};
+        for (size_t c = 0; c < sizeof(token_counts) / sizeof(token_counts[0]); c++) {
+            int nt = token_counts[c];
+            odk_matmul_rows(ty->type, cols, w, rb, 0, R, a, ab, nt, got, R);
+            snprintf(what, sizeof what, "odk_matmul_rows %s x%d", ty->name, nt);
+            record(t, what, got, want, nt * R, 0);
+        }
+        for (int r = 0; r < R; r++) one[r] = odk_vec_dot(ty->type, cols, w + r * rb, a);
         snprintf(what, sizeof what, "odk_vec_dot %s", ty->name);
         record(t, what, one, want, R, 0);
         // The public prefill GEMM, in the form of the tier in use (see check_gemm for Q8_1).

@@ -70,6 +70,11 @@ int odk_gemm_supports(int32_t weight_type);
 /// 1 when the GEMM decodes this type's weight tiles with vectors (the AVX-512 form of Q4_0,
 /// Q5_0, Q8_0, Q4_K, Q5_K and Q6_K), so it beats the matrix-vector kernels from a few tokens.
 int odk_gemm_decodes_fast(int32_t weight_type);
+/// The fewest tokens at which a batched decode step (one token of each of several sequences)
+/// should take the GEMM rather than the matrix-vector kernels, for the tier in use: where the
+/// tier has a batched matrix-vector kernel for the type (x86, the 32-element formats), that
+/// kernel wins up to this many tokens.
+int odk_decode_step_gemm_tokens(int32_t weight_type);
 size_t odk_gemm_panel_row_bytes(int64_t cols);
 size_t odk_gemm_scratch_bytes(int64_t cols);
 void odk_gemm_prepare(int32_t weight_type, int64_t cols, const void *act, size_t act_row_bytes,

@@ -1,0 +1,36 @@
+// Internal: the token panel of the batched matrix-vector kernels (dot_batch.h) and their tier
+// entry points.
+#ifndef ONDEVICE_CKERNELS_BATCH_H
+#define ONDEVICE_CKERNELS_BATCH_H
+#include "blocks.h"
+
+/// One 32-element activation block of up to 8 tokens, token-major per 4-element group:
+/// q[g][4t + k] is token t's element 4g + k. d[t] is token t's scale; m[t] is, for Q8_1
+/// activations, the float d * sum(qs) and otherwise the int32 offset * sum(qs) (offset: the
+/// weight format's code offset). Lanes past the token count are zero.
+typedef struct {
+    _Alignas(32) int8_t q[8][32];
+    float d[8];
+    int32_t m[8];
+} batch_block;
+
+typedef void (*batch_fn)(int64_t nb, const void *w, size_t rb, int nr, const batch_block *p, float out[4][8]);
+
+/// This thread's panel of at least `blocks` blocks (grown on demand, kept for the thread's
+/// next call); NULL when memory runs out.
+batch_block *odk_batch_panel(int64_t blocks);
+
+/// Lays out `count` (1-8) activation rows (`act_type` Q8_0 or Q8_1, rows `ab` bytes apart) of
+/// `nb` blocks into `panel`.
+void odk_batch_prepare(int32_t act_type, int offset, const void *act, size_t ab, int count, int64_t nb,
+                       batch_block *panel);
+
+/// out[t * stride + r] for r in [row_begin, row_end), t in [0, n_tokens) with the tier's batched
+/// kernel; 0 (nothing written) when the tier has none for this weight type.
+int odk_avx2_batch_rows(int32_t t, int64_t cols, const void *w, size_t rb, int64_t row_begin,
+                        int64_t row_end, const void *act, size_t ab, int64_t n_tokens, float *out,
+                        int64_t stride);
+int odk_avx512_batch_rows(int32_t t, int64_t cols, const void *w, size_t rb, int64_t row_begin,
+                          int64_t row_end, const void *act, size_t ab, int64_t n_tokens, float *out,
+                          int64_t stride);
+#endif
