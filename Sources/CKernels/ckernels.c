@@ -251,13 +251,15 @@ void odk_matmul_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes,
 }
 
 int odk_decode_step_gemm_tokens(int32_t t) {
-    // Measured with both kernels on one weight matrix (Q4_1 576x1536, Q4_0 576x1536, Q5_0
-    // 896x4864, Q8_0 576x4096; 4 to 48 tokens, one thread, Zen 4). The batched kernels cost
+    // Measured with both kernels on one weight matrix (Q4_0 576x1536, Q5_0 896x4864, Q8_0
+    // 576x4096, Q4_1 both ways; 4 to 512 tokens, one thread, Zen 4). The batched kernels cost
     // about the same for 1 to 8 tokens and grow in steps of 8; the GEMM grows smoothly.
     int tier = odk_tier();
+    // Q4_1 and Q5_1, whose GEMM tiles are decoded by scalar code on both x86 tiers: the batched
+    // kernel took 0.42-0.60x the GEMM's time from 32 to 512 tokens on AVX-512, 0.59-0.76x on AVX2.
+    if ((tier == ODK_TIER_AVX512 || tier == ODK_TIER_AVX2) && (t == T_Q4_1 || t == T_Q5_1)) return INT32_MAX;
     if (tier == ODK_TIER_AVX512) {
         switch (t) {
-        case T_Q4_1: case T_Q5_1: return 65;  // scalar tile decode: batched 0.46x the GEMM at 48
         case T_Q8_0: return 33;               // batched 0.56x at 8, 0.94x at 32
         case T_Q4_0: return 17;               // 0.70x at 8, 0.96x at 16, 1.08x at 24
         default: break;                       // Q5_0: 1.25x at 4, even at 8; K-quants: no batched kernel
@@ -266,8 +268,8 @@ int odk_decode_step_gemm_tokens(int32_t t) {
     }
     if (tier == ODK_TIER_AVX2) {
         switch (t) {
-        case T_Q4_0: case T_Q4_1: case T_Q5_0: case T_Q5_1: case T_Q8_0:
-            return 65;  // every tile decoded by scalar code: batched 0.62-0.83x the GEMM at 48
+        case T_Q4_0: case T_Q5_0: case T_Q8_0:
+            return 65;  // every tile decoded by scalar code: batched 0.63-0.83x the GEMM at 48
         default: break;
         }
     }

@@ -73,7 +73,7 @@ int odk_gemm_decodes_fast(int32_t weight_type);
 /// The fewest tokens at which a batched decode step (one token of each of several sequences)
 /// should take the GEMM rather than the matrix-vector kernels, for the tier in use: where the
 /// tier has a batched matrix-vector kernel for the type (x86, the 32-element formats), that
-/// kernel wins up to this many tokens.
+/// kernel wins up to this many tokens (INT32_MAX: at every count, as on Q4_1 and Q5_1).
 int odk_decode_step_gemm_tokens(int32_t weight_type);
 size_t odk_gemm_panel_row_bytes(int64_t cols);
 size_t odk_gemm_scratch_bytes(int64_t cols);
