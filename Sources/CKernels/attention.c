@@ -50,12 +50,35 @@ static inline float hsum256(__m256 v) {
     return _mm_cvtss_f32(lo);
 }
 
+// Bit for bit the scalar form's order per score and per output element (each key's dot is one
+// 8-lane chain over the head, each output lane adds the keys in order from zero); only the
+// independent chains are interleaved: four keys at a time for the scores, and four 8-lane
+// slices of the output held in registers across all keys for the weighted sum, where a
+// load-FMA-store per key and slice chained every key on the store before it.
 __attribute__((target("avx2,fma")))
 static void attend_avx2(const float *q, const float *keys, const float *values, size_t stride,
                         size_t n_keys, size_t head_dim, float scale, float cap, float *scores, float *out) {
-    // head_dim is a multiple of 8 here (checked by the dispatcher).
     float max = -INFINITY;
-    for (size_t t = 0; t < n_keys; t++) {
+    size_t t = 0;
+    for (; t + 4 <= n_keys; t += 4) {
+        const float *k0 = keys + t * stride, *k1 = k0 + stride, *k2 = k1 + stride, *k3 = k2 + stride;
+        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        for (size_t i = 0; i < head_dim; i += 8) {
+            __m256 qv = _mm256_loadu_ps(q + i);
+            a0 = _mm256_fmadd_ps(qv, _mm256_loadu_ps(k0 + i), a0);
+            a1 = _mm256_fmadd_ps(qv, _mm256_loadu_ps(k1 + i), a1);
+            a2 = _mm256_fmadd_ps(qv, _mm256_loadu_ps(k2 + i), a2);
+            a3 = _mm256_fmadd_ps(qv, _mm256_loadu_ps(k3 + i), a3);
+        }
+        float s0 = cap_score(hsum256(a0) * scale, cap), s1 = cap_score(hsum256(a1) * scale, cap);
+        float s2 = cap_score(hsum256(a2) * scale, cap), s3 = cap_score(hsum256(a3) * scale, cap);
+        scores[t] = s0, scores[t + 1] = s1, scores[t + 2] = s2, scores[t + 3] = s3;
+        if (s0 > max) max = s0;
+        if (s1 > max) max = s1;
+        if (s2 > max) max = s2;
+        if (s3 > max) max = s3;
+    }
+    for (; t < n_keys; t++) {
         const float *k = keys + t * stride;
         __m256 acc = _mm256_setzero_ps();
         for (size_t i = 0; i < head_dim; i += 8)
@@ -65,17 +88,33 @@ static void attend_avx2(const float *q, const float *keys, const float *values, 
         if (s > max) max = s;
     }
     float sum = 0;
-    for (size_t t = 0; t < n_keys; t++) {
+    for (t = 0; t < n_keys; t++) {
         scores[t] = expf(scores[t] - max);
         sum += scores[t];
     }
     float inv = 1.0f / sum;
-    for (size_t i = 0; i < head_dim; i += 8) _mm256_storeu_ps(out + i, _mm256_setzero_ps());
-    for (size_t t = 0; t < n_keys; t++) {
-        const float *v = values + t * stride;
-        __m256 w = _mm256_set1_ps(scores[t] * inv);
-        for (size_t i = 0; i < head_dim; i += 8)
-            _mm256_storeu_ps(out + i, _mm256_fmadd_ps(w, _mm256_loadu_ps(v + i), _mm256_loadu_ps(out + i)));
+    for (t = 0; t < n_keys; t++) scores[t] *= inv;
+    size_t i = 0;
+    for (; i + 32 <= head_dim; i += 32) {
+        __m256 o0 = _mm256_setzero_ps(), o1 = o0, o2 = o0, o3 = o0;
+        for (t = 0; t < n_keys; t++) {
+            const float *v = values + t * stride + i;
+            __m256 w = _mm256_set1_ps(scores[t]);
+            o0 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v), o0);
+            o1 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 8), o1);
+            o2 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 16), o2);
+            o3 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 24), o3);
+        }
+        _mm256_storeu_ps(out + i, o0);
+        _mm256_storeu_ps(out + i + 8, o1);
+        _mm256_storeu_ps(out + i + 16, o2);
+        _mm256_storeu_ps(out + i + 24, o3);
+    }
+    for (; i < head_dim; i += 8) {
+        __m256 o = _mm256_setzero_ps();
+        for (t = 0; t < n_keys; t++)
+            o = _mm256_fmadd_ps(_mm256_set1_ps(scores[t]), _mm256_loadu_ps(values + t * stride + i), o);
+        _mm256_storeu_ps(out + i, o);
     }
 }
 
