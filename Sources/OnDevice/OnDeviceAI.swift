@@ -190,9 +190,12 @@ public final class OnDeviceAI: Sendable {
     /// `leased` see it (a server's admission), then runs `body` on a compute thread with a
     /// session from the model's pool, `adapters` loaded, and the thread's cancellation flag
     /// (set when the calling task is cancelled). Session and lease are back before it returns or
-    /// throws; engine errors come out as `OnDeviceError`.
+    /// throws; engine errors come out as `OnDeviceError`. Without an `owner`, `prompt` (the op's
+    /// prompt ids, worked out on the lease's model) picks the idle session whose cache holds the
+    /// most of it.
     func withTextSession<T: Sendable>(model: String?, owner: UInt64? = nil, options: LoadOptions? = nil, keepAlive: KeepAlive? = nil,
                                       adapters: [LoRA] = [], leased: (TextGenerationLease) async -> Void = { _ in },
+                                      prompt: @escaping @Sendable (TextGenerationLease) -> [Int32]? = { _ in nil },
                                       _ body: @escaping @Sendable (Session, TextGenerationLease, [ScaledAdapter], EngineSupport.CancellationFlag) throws -> T)
         async throws -> T {
         let reference = model ?? configuration.textModelId(for: .chat)
@@ -208,7 +211,9 @@ public final class OnDeviceAI: Sendable {
             await leased(lease)
             let value = try await ComputeThread.run(name: "ondevice.text") { cancellation in
                 let scaled = try Self.scaled(adapters, on: lease)
-                return try lease.withSession(owner: owner) { try body($0, lease, scaled, cancellation) }
+                return try lease.withSession(owner: owner, prompt: owner == nil ? prompt(lease) : nil) {
+                    try body($0, lease, scaled, cancellation)
+                }
             }
             await lease.release()
             return value

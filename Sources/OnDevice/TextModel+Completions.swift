@@ -74,6 +74,12 @@ extension TextModel {
             let limit = resident.sessionLimit(budget: await runtime.residency.budget, contextLength: options.contextLength)
             resident.maxIdleSessions = max(resident.maxIdleSessions, min(limit, serving.maxRunning))
             continuation.yield(.admitted(sessionLimit: limit))
+        }, prompt: { lease in
+            // The prompt as the first choice will send it, so a client that sends its
+            // conversation again finds the session holding it (a request that fails to plan
+            // fails the same way in the body).
+            guard let job = try? Self.job(request, adapters: []) else { return nil }
+            return try? TextCore.plan(job, model: lease.model, contextLength: lease.contextLength).prompt
         }) { session, lease, adapters, cancellation in
             try Self.run(request, job: try Self.job(request, adapters: adapters), on: session,
                          isCancelled: { cancellation.isCancelled || cancelWhen() }, report: { lease.report($0) }, continuation)

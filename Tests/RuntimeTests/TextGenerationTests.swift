@@ -115,4 +115,26 @@ import TextGeneration
         #expect(lease.lease.model.sessionCounts.live == 1)
         await lease.release()
     }
+
+    @Test func `with its prompt, a request gets the idle session that holds the most of it`() async throws {
+        let (llama, _) = fixture.tinyModel("tiny-llama")
+        let runtime = try await fixture.runtime(fixture.dependencies(settings: settings("tiny-llama")), models: [llama])
+        let lease = try await runtime.textGeneration.lease()
+        let pool = lease.lease.model
+        pool.maxIdleSessions = 3
+        // Three conversations on three sessions at once, checked in in this order.
+        let conversations: [[Int32]] = [[1, 40, 41, 42, 43], [1, 50, 51, 52], [1, 60, 61]]
+        let slots = conversations.map { _ in pool.checkOut(contextLength: lease.contextLength, threads: 1) }
+        for (slot, tokens) in zip(slots, conversations) { try slot.session.prefill(tokens) }
+        for slot in slots { pool.checkIn(slot) }
+        // A prompt no session holds any of: the last one checked in, as without a prompt.
+        #expect(lease.withSession(prompt: [7, 8]) { $0.tokens } == conversations[2])
+        // The first conversation again with a new turn: its session, though another came back last.
+        let next = conversations[0] + [44, 45]
+        #expect(lease.withSession(prompt: next) { $0.tokens } == conversations[0])
+        // That one came back last, so it is what a request without a prompt gets now.
+        #expect(lease.withSession { $0.tokens } == conversations[0])
+        #expect(pool.sessionCounts.live == 3)
+        await lease.release()
+    }
 }

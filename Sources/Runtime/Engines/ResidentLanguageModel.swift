@@ -82,14 +82,24 @@ package final class ResidentLanguageModel: ResidentModel {
     ///
     /// With an `owner` (a chat session's tag), the session that owner last checked in comes back
     /// with its cache, and no other op takes it meanwhile; without one, only unowned sessions
-    /// are reused.
-    package func checkOut(contextLength: Int, threads: Int, owner: UInt64? = nil) -> SessionSlot {
+    /// are reused: given the op's `prompt`, the one whose cache shares the longest prefix with it
+    /// (as llama-server picks a slot by prompt similarity; a client that sends a conversation
+    /// again with a new turn finds the session that holds it), else the last checked in.
+    package func checkOut(contextLength: Int, threads: Int, owner: UInt64? = nil, prompt: [Int32]? = nil) -> SessionSlot {
         let contextLength = effectiveContext(contextLength)
         let reused: SessionSlot? = pool.withLock { p in
             if let owner, let index = p.idle.lastIndex(where: { $0.owner == owner && $0.session.contextLength == contextLength }) {
                 return p.idle.remove(at: index)
             }
-            guard let index = p.idle.lastIndex(where: { $0.owner == nil && $0.session.contextLength == contextLength }) else { return nil }
+            let candidates = p.idle.indices.filter { p.idle[$0].owner == nil && p.idle[$0].session.contextLength == contextLength }
+            guard var index = candidates.last else { return nil }
+            if let prompt {
+                var longest = Self.sharedPrefix(p.idle[index].session.tokens, prompt)
+                for candidate in candidates.reversed() {
+                    let shared = Self.sharedPrefix(p.idle[candidate].session.tokens, prompt)
+                    if shared > longest { (index, longest) = (candidate, shared) }
+                }
+            }
             return p.idle.remove(at: index)
         }
         if let reused {
@@ -104,6 +114,13 @@ package final class ResidentLanguageModel: ResidentModel {
             p.stateBytes += slot.stateBytes
         }
         return slot
+    }
+
+    /// How many leading tokens `a` and `b` share.
+    static func sharedPrefix(_ a: [Int32], _ b: [Int32]) -> Int {
+        var n = 0
+        while n < min(a.count, b.count) && a[n] == b[n] { n += 1 }
+        return n
     }
 
     /// Returns a session; beyond `maxIdleSessions` unowned idle ones (and `maxOwnedSessions`

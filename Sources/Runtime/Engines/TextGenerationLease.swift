@@ -24,11 +24,16 @@ package final class TextGenerationLease: Sendable {
 
     package var model: LanguageModel { lease.model.model }
 
+    /// The context length of the sessions `withSession` gives.
+    package var contextLength: Int { backend.options.contextLength }
+
     /// Runs `body` on a session sized for the backend's context and threads. The session comes
     /// back to the pool afterwards, keeping its cache so the next op can reuse a shared prefix.
-    /// A session `owner` (a chat session's tag) checked in before comes back with its cache.
-    package func withSession<T>(owner: UInt64? = nil, _ body: (Session) throws -> T) rethrows -> T {
-        let slot = lease.model.checkOut(contextLength: backend.options.contextLength, threads: backend.options.threads, owner: owner)
+    /// A session `owner` (a chat session's tag) checked in before comes back with its cache;
+    /// without one, the idle session sharing the longest prefix with `prompt` (when given).
+    package func withSession<T>(owner: UInt64? = nil, prompt: [Int32]? = nil, _ body: (Session) throws -> T) rethrows -> T {
+        let slot = lease.model.checkOut(contextLength: backend.options.contextLength, threads: backend.options.threads,
+                                        owner: owner, prompt: prompt)
         defer { lease.model.checkIn(slot) }
         return try body(slot.session)
     }
