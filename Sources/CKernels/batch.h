@@ -26,7 +26,7 @@ void odk_batch_prepare(int32_t act_type, int offset, const void *act, size_t ab,
                        batch_block *panel);
 
 /// out[t * stride + r] for r in [row_begin, row_end), t in [0, n_tokens) with the tier's batched
-/// kernel; 0 (nothing written) when the tier has none for this weight type.
+/// kernel; 0 (nothing written) when the tier has none for this weight type. x86 only.
 int odk_avx2_batch_rows(int32_t t, int64_t cols, const void *w, size_t rb, int64_t row_begin,
                         int64_t row_end, const void *act, size_t ab, int64_t n_tokens, float *out,
                         int64_t stride);

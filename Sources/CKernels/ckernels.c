@@ -179,6 +179,7 @@ void odk_matmul_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes,
                      float *out, int64_t out_stride) {
     odk_dot_fn fn = best_kernel(t);
     if (!fn) return;
+#if defined(__x86_64__) || defined(__i386__)
     // Four or more tokens (a batched decode step): the batched kernels of the x86 tiers, which
     // add each weight group to eight tokens at once (dot_batch.h).
     if (n_tokens >= 4) {
@@ -190,6 +191,7 @@ void odk_matmul_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes,
                                                          act_row_bytes, n_tokens, out, out_stride))
             return;
     }
+#endif
     odk_dot4_fn fn4 = odk_has_avx2() ? odk_avx2_kernel4(t) : NULL;
     // Q8_0 matvec is memory-bound, and one prefetching row stream beat four interleaved ones
     // on the 178 MB Gemma head (~9.3 vs ~7.0 GB/s); the compute-heavier formats keep four rows.

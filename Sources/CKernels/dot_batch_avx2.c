@@ -8,13 +8,4 @@
 #define BATCH_Q8_0_OFFSET 0
 #define NAME(x) odk_avx2_##x
 #include "dot_batch.h"
-#else
-#include "batch.h"
-int odk_avx2_batch_rows(int32_t t, int64_t cols, const void *w, size_t rb, int64_t row_begin,
-                        int64_t row_end, const void *act, size_t ab, int64_t n_tokens, float *out,
-                        int64_t stride) {
-    (void)t, (void)cols, (void)w, (void)rb, (void)row_begin, (void)row_end, (void)act, (void)ab;
-    (void)n_tokens, (void)out, (void)stride;
-    return 0;
-}
 #endif
