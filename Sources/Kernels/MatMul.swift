@@ -29,14 +29,14 @@ package final class MatMul {
     /// the matrix-vector kernels.
     package static let gemmMinTokens = 4
 
-    /// A step of continuous batching (one token of each of several sequences) sets
-    /// `gemmFromRows` to this, and then keeps to the matrix-vector kernels up to the row count
-    /// the kernel tier gives for the weight type (`odk_decode_step_gemm_tokens`): on x86 the
-    /// batched kernels add each weight group to eight tokens at once and beat the GEMM's
-    /// per-call tile decoding up to 16-64 tokens by type, at any count on Q4_1 and Q5_1
-    /// (whose tiles are decoded by scalar code); elsewhere the per-token kernels pass
-    /// each L1-sized block of weight rows over every token and beat it up to 24. Prompts keep
-    /// `gemmMinTokens`, so a prompt's logits do not depend on how its tokens were split.
+    /// A step of the decode batcher (tokens of one or several sequences) sets `gemmFromRows` to
+    /// this, and then keeps to the matrix-vector kernels up to the row count the kernel tier
+    /// gives for the weight type (`odk_decode_step_gemm_tokens`): on x86 the batched kernels add
+    /// each weight group to eight tokens at once and beat the GEMM's per-call tile decoding up
+    /// to 16-64 tokens by type, at any count on Q4_1 and Q5_1 (whose tiles are decoded by
+    /// scalar code); elsewhere the per-token kernels pass each L1-sized block of weight rows
+    /// over every token and beat it up to 24. A pass outside the batcher (all-token logits)
+    /// keeps `gemmMinTokens`.
     package static let decodeStepMatrixVectorRows = 24
 
     /// The fewest rows that take the GEMM path in this product; `gemmMinTokens` unless a
