@@ -17,7 +17,7 @@ typedef struct {
 typedef void (*batch_fn)(int64_t nb, const void *w, size_t rb, int nr, const batch_block *p, float out[4][8]);
 
 /// This thread's panel of at least `blocks` blocks (grown on demand, kept for the thread's
-/// next call); NULL when memory runs out.
+/// next call, freed when the thread exits); NULL when memory runs out.
 batch_block *odk_batch_panel(int64_t blocks);
 
 /// Lays out `count` (1-8) activation rows (`act_type` Q8_0 or Q8_1, rows `ab` bytes apart) of

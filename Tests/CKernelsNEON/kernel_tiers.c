@@ -12,6 +12,7 @@
 // on any mismatch. Errors are normalized like llama.cpp's test-backend-ops:
 // sqrt(sum (simd - scalar)^2 / sum scalar^2) over the rows of a case.
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -506,6 +507,57 @@ static void check_gemm_tiles(tally *t) {
 #endif
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/// Resident memory of this process in KiB (Linux /proc; 0 where it cannot be read).
+static long resident_kib(void) {
+    FILE *f = fopen("/proc/self/statm", "r");
+    long size = 0, resident = 0;
+    if (!f) return 0;
+    if (fscanf(f, "%ld %ld", &size, &resident) != 2) resident = 0;
+    fclose(f);
+    return resident * 4;
+}
+
+enum { PANEL_COLS = 4864, PANEL_TOKENS = 64, PANEL_THREADS = 200 };
+static uint8_t *panel_w, *panel_a;
+
+static void *panel_pass(void *arg) {
+    (void)arg;
+    float out[4 * PANEL_TOKENS];
+    odk_matmul_rows(T_Q4_1, PANEL_COLS, panel_w, PANEL_COLS / QK * sizeof(blk_q4_1), 0, 4, panel_a,
+                    odk_activation_row_bytes(T_Q4_1, PANEL_COLS), PANEL_TOKENS, out, 4);
+    return NULL;
+}
+#endif
+
+/// The batched kernels' token panel is per thread, and ops run on threads of their own: a
+/// panel kept after its thread ends (about 380 KiB here) would leak with every request. x86
+/// only, where those kernels are (under qemu-user, threads alone grow the emulator's memory).
+static void check_panel_lifetime(tally *t) {
+#if defined(__x86_64__) || defined(__i386__)
+    t->kernels++;
+    panel_w = calloc(4, PANEL_COLS / QK * sizeof(blk_q4_1));
+    panel_a = calloc(PANEL_TOKENS, odk_activation_row_bytes(T_Q4_1, PANEL_COLS));
+    panel_pass(NULL);  // this thread's panel, and the allocator's first arenas
+    long before = resident_kib();
+    for (int i = 0; i < PANEL_THREADS; i++) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, panel_pass, NULL) != 0) break;
+        pthread_join(thread, NULL);
+        t->cases++;
+    }
+    long grown = resident_kib() - before;
+    if (grown > 16 * 1024) {
+        char detail[96];
+        snprintf(detail, sizeof detail, "resident memory grew %ld KiB over %d short-lived threads", grown, PANEL_THREADS);
+        fail(t, "batched kernel panel", detail);
+    }
+    free(panel_w), free(panel_a);
+#else
+    (void)t;
+#endif
+}
+
 int main(int argc, char **argv) {
     const char *expect = NULL;
     for (int i = 1; i < argc; i++) {
@@ -529,6 +581,7 @@ int main(int argc, char **argv) {
     tally d = {odk_kernel_tier(), odk_tier(), 0, 0, 0, 0};
     check_dispatch(&d);
     check_caps(&d);
+    check_panel_lifetime(&d);
     if (expect && strcmp(expect, odk_kernel_tier()) != 0) {
         char detail[96];
         snprintf(detail, sizeof detail, "tier in use %s, expected %s", odk_kernel_tier(), expect);
