@@ -20,17 +20,17 @@ typedef void (*batch_fn)(int64_t nb, const void *w, size_t rb, int nr, const bat
 /// next call, freed when the thread exits); NULL when memory runs out.
 batch_block *odk_batch_panel(int64_t blocks);
 
-/// Lays out `count` (1-8) activation rows (`act_type` Q8_0 or Q8_1, rows `ab` bytes apart) of
-/// `nb` blocks into `panel`.
-void odk_batch_prepare(int32_t act_type, int offset, const void *act, size_t ab, int count, int64_t nb,
-                       batch_block *panel);
+/// The tier's code offset for weight type `t` (the panel's sum term), or -1 when the tier has
+/// no batched kernel for it. x86 only, as the two below.
+int odk_avx2_batch_offset(int32_t t);
+int odk_avx512_batch_offset(int32_t t);
 
 /// out[t * stride + r] for r in [row_begin, row_end), t in [0, n_tokens) with the tier's batched
-/// kernel; 0 (nothing written) when the tier has none for this weight type. x86 only.
-int odk_avx2_batch_rows(int32_t t, int64_t cols, const void *w, size_t rb, int64_t row_begin,
-                        int64_t row_end, const void *act, size_t ab, int64_t n_tokens, float *out,
-                        int64_t stride);
-int odk_avx512_batch_rows(int32_t t, int64_t cols, const void *w, size_t rb, int64_t row_begin,
-                          int64_t row_end, const void *act, size_t ab, int64_t n_tokens, float *out,
-                          int64_t stride);
+/// kernel over a filled panel; 0 (nothing written) when the tier has none for this weight type.
+int odk_avx2_batch_panel_rows(int32_t t, int64_t cols, const void *w, size_t rb, int64_t row_begin,
+                              int64_t row_end, const batch_block *panel, int64_t n_tokens, float *out,
+                              int64_t stride);
+int odk_avx512_batch_panel_rows(int32_t t, int64_t cols, const void *w, size_t rb, int64_t row_begin,
+                                int64_t row_end, const batch_block *panel, int64_t n_tokens, float *out,
+                                int64_t stride);
 #endif

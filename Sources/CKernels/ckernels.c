@@ -179,19 +179,15 @@ void odk_matmul_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes,
                      float *out, int64_t out_stride) {
     odk_dot_fn fn = best_kernel(t);
     if (!fn) return;
-#if defined(__x86_64__) || defined(__i386__)
-    // Four or more tokens (a batched decode step): the batched kernels of the x86 tiers, which
-    // add each weight group to eight tokens at once (dot_batch.h).
-    if (n_tokens >= 4) {
-        int tier = odk_tier();
-        if (tier == ODK_TIER_AVX512 && odk_avx512_batch_rows(t, cols, w, w_row_bytes, row_begin, row_end, act,
-                                                             act_row_bytes, n_tokens, out, out_stride))
-            return;
-        if (tier == ODK_TIER_AVX2 && odk_avx2_batch_rows(t, cols, w, w_row_bytes, row_begin, row_end, act,
-                                                         act_row_bytes, n_tokens, out, out_stride))
-            return;
+    // Four or more tokens (a batched decode step) on x86: the batched kernels, which add each
+    // weight group to eight tokens at once (dot_batch.h), over this thread's panel.
+    size_t panel_bytes = odk_batch_panel_bytes(t, cols, n_tokens);
+    batch_block *panel = panel_bytes ? odk_batch_panel((int64_t)(panel_bytes / sizeof(batch_block))) : NULL;
+    if (panel) {
+        odk_batch_fill_panel(t, cols, act, act_row_bytes, n_tokens, panel);
+        odk_batch_rows(t, cols, w, w_row_bytes, row_begin, row_end, panel, n_tokens, out, out_stride);
+        return;
     }
-#endif
     odk_dot4_fn fn4 = odk_has_avx2() ? odk_avx2_kernel4(t) : NULL;
     // Q8_0 matvec is memory-bound, and one prefetching row stream beat four interleaved ones
     // on the 178 MB Gemma head (~9.3 vs ~7.0 GB/s); the compute-heavier formats keep four rows.

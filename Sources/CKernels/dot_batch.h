@@ -127,20 +127,18 @@ static batch_fn NAME(batch_kernel)(int32_t t, int *offset) {
     }
 }
 
-int NAME(batch_rows)(int32_t t, int64_t cols, const void *w, size_t rb, int64_t row_begin,
-                         int64_t row_end, const void *act, size_t ab, int64_t n_tokens, float *out,
-                         int64_t stride) {
+int NAME(batch_offset)(int32_t t) {
+    int offset = -1;
+    return NAME(batch_kernel)(t, &offset) ? offset : -1;
+}
+
+int NAME(batch_panel_rows)(int32_t t, int64_t cols, const void *w, size_t rb, int64_t row_begin,
+                           int64_t row_end, const batch_block *panel, int64_t n_tokens, float *out,
+                           int64_t stride) {
     int offset = 0;
     batch_fn fn = NAME(batch_kernel)(t, &offset);
     if (!fn) return 0;
     int64_t nb = cols / QK, groups = (n_tokens + 7) / 8;
-    batch_block *panel = odk_batch_panel(groups * nb);
-    if (!panel) return 0;
-    for (int64_t g = 0; g < groups; g++) {
-        int64_t count = n_tokens - 8 * g < 8 ? n_tokens - 8 * g : 8;
-        odk_batch_prepare(odk_activation_type(t), offset, (const char *)act + 8 * g * ab, ab, (int)count, nb,
-                          panel + g * nb);
-    }
     // Weight rows in L1-sized blocks (as odk_matmul_rows), each passed over every token group.
     int64_t block = (int64_t)(16384 / (rb ? rb : 1));
     block = block < 4 ? 4 : block > 64 ? 64 : block & ~(int64_t)3;
@@ -161,7 +159,6 @@ int NAME(batch_rows)(int32_t t, int64_t cols, const void *w, size_t rb, int64_t 
     return 1;
 }
 
-#undef BCAST
 #undef GROUPS_U8
 #undef BATCH_SYMMETRIC
 #undef BATCH_WITH_MIN

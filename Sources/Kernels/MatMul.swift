@@ -83,11 +83,13 @@ package final class MatMul {
         let parts = threads == 1 ? 1 : min(threads * Self.tasksPerThread, rows * wRowBytes * n / max(1, minBytesPerTask), rows / 4)
 
         // Scratch regions, each 64-byte aligned: quantized activations (n, actRowBytes), the GEMM
-        // panel (n, panelRowBytes), then one decoded weight tile per task.
+        // panel (n, panelRowBytes) or the batched matrix-vector kernels' token panel (filled
+        // once here, not by every task), then one decoded weight tile per task.
         let panelRowBytes = useGEMM ? odk_gemm_panel_row_bytes(Int64(cols)) : 0
+        let batchPanelBytes = useGEMM ? 0 : odk_batch_panel_bytes(typeID, Int64(cols), Int64(n))
         let tileBytes = useGEMM ? odk_gemm_scratch_bytes(Int64(cols)) : 0
         let actBytes = actFormat == .f32 ? 0 : Self.aligned(actRowBytes * n)
-        let panelBytes = Self.aligned(panelRowBytes * n)
+        let panelBytes = Self.aligned(useGEMM ? panelRowBytes * n : batchPanelBytes)
         let buffer = scratch(bytes: actBytes + panelBytes + max(1, parts) * tileBytes)
 
         let act: UnsafeRawPointer
@@ -98,6 +100,8 @@ package final class MatMul {
             act = UnsafeRawPointer(buffer)
         }
         if useGEMM { odk_gemm_prepare(typeID, Int64(cols), act, actRowBytes, Int64(n), buffer + actBytes) }
+        let batched = batchPanelBytes > 0
+        if batched { odk_batch_fill_panel(typeID, Int64(cols), act, actRowBytes, Int64(n), buffer + actBytes) }
 
         nonisolated(unsafe) let wData = w.data
         nonisolated(unsafe) let actData = act
@@ -108,6 +112,9 @@ package final class MatMul {
             if useGEMM {
                 odk_gemm_rows(typeID, Int64(cols), wData, wRowBytes, Int64(begin), Int64(end), panel, Int64(n),
                               outData, Int64(rows), tiles + part * tileBytes)
+            } else if batched {
+                odk_batch_rows(typeID, Int64(cols), wData, wRowBytes, Int64(begin), Int64(end), panel, Int64(n),
+                               outData, Int64(rows))
             } else {
                 odk_matmul_rows(typeID, Int64(cols), wData, wRowBytes, Int64(begin), Int64(end),
                                 actData, actRowBytes, Int64(n), outData, Int64(rows))

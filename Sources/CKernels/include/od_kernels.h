@@ -67,6 +67,17 @@ void odk_matmul_rows(int32_t weight_type, int64_t cols,
 /// odk_gemm_rows with its own scratch of odk_gemm_scratch_bytes(cols). Writes
 /// out[t * out_stride + r] for r in [row_begin, row_end), t in [0, n_tokens).
 int odk_gemm_supports(int32_t weight_type);
+/// The batched matrix-vector kernels (x86 tiers; Q4_0, Q4_1, Q5_0, Q5_1, Q8_0; from 4 tokens),
+/// which odk_matmul_rows uses on its own: a caller splitting rows across threads can fill their
+/// token panel once (odk_batch_fill_panel, into odk_batch_panel_bytes, 64-byte aligned; 0
+/// bytes: not for this type, count or tier) and pass it to each range's odk_batch_rows, which
+/// writes out[t * out_stride + r] for r in [row_begin, row_end), t in [0, n_tokens).
+size_t odk_batch_panel_bytes(int32_t weight_type, int64_t cols, int64_t n_tokens);
+void odk_batch_fill_panel(int32_t weight_type, int64_t cols, const void *act, size_t act_row_bytes,
+                          int64_t n_tokens, void *panel);
+void odk_batch_rows(int32_t weight_type, int64_t cols, const void *w, size_t w_row_bytes,
+                    int64_t row_begin, int64_t row_end, const void *panel, int64_t n_tokens,
+                    float *out, int64_t out_stride);
 /// 1 when the GEMM decodes this type's weight tiles with vectors (the AVX-512 form of Q4_0,
 /// Q5_0, Q8_0, Q4_K, Q5_K and Q6_K), so it beats the matrix-vector kernels from a few tokens.
 int odk_gemm_decodes_fast(int32_t weight_type);
