@@ -94,7 +94,7 @@ package final class ResidentLanguageModel: ResidentModel {
             let candidates = p.idle.indices.filter { p.idle[$0].owner == nil && p.idle[$0].session.contextLength == contextLength }
             guard var index = candidates.last else { return nil }
             if let prompt {
-                var longest = Self.sharedPrefix(p.idle[index].session.tokens, prompt)
+                var longest = 0  // ties, and no shared prefix at all, keep the latest
                 for candidate in candidates.reversed() {
                     let shared = Self.sharedPrefix(p.idle[candidate].session.tokens, prompt)
                     if shared > longest { (index, longest) = (candidate, shared) }
