@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Kernels
 import Tensor
 
@@ -58,9 +63,17 @@ package final class DecoderState {
             p.initialize(repeating: 0, count: n)
             return p
         }
+        // The caches come zeroed from `calloc`, which for sizes like these maps fresh pages the
+        // kernel zeroes on first touch: a session costs the memory of the positions it has
+        // filled, and making one does not write the whole context (a burst of new sessions
+        // would otherwise spend tens of milliseconds each before their first token).
         let kvCount = c.layerCount * contextLength * c.kvDim
-        keyCache = alloc(kvCount)
-        valueCache = alloc(kvCount)
+        func zeroed(_ n: Int) -> UnsafeMutablePointer<Float> {
+            guard let raw = calloc(n, MemoryLayout<Float>.stride) else { fatalError("out of memory for a KV cache of \(n) floats") }
+            return raw.bindMemory(to: Float.self, capacity: n)
+        }
+        keyCache = zeroed(kvCount)
+        valueCache = zeroed(kvCount)
         x = alloc(maxBatch * c.embeddingLength)
         xb = alloc(maxBatch * c.embeddingLength)
         proj = alloc(maxBatch * c.embeddingLength)
@@ -77,7 +90,9 @@ package final class DecoderState {
     }
 
     deinit {
-        for p in [keyCache, valueCache, x, xb, proj, q, attnOut, k, v, gate, up, scores, ropeCos, ropeSin, logits] {
+        free(keyCache)
+        free(valueCache)
+        for p in [x, xb, proj, q, attnOut, k, v, gate, up, scores, ropeCos, ropeSin, logits] {
             p.deallocate()
         }
         batchLogits?.deallocate()
