@@ -211,7 +211,7 @@ public final class OnDeviceAI: Sendable {
             await leased(lease)
             let value = try await ComputeThread.run(name: "ondevice.text") { cancellation in
                 let scaled = try Self.scaled(adapters, on: lease)
-                return try lease.withSession(owner: owner, prompt: owner == nil ? prompt(lease) : nil) {
+                return try lease.withSession(owner: owner, prompt: owner == nil ? prompt(lease) : nil, adapters: scaled) {
                     try body($0, lease, scaled, cancellation)
                 }
             }

@@ -50,11 +50,15 @@ extension TextModel {
         guard let resident = await residency.resident(id) as? ResidentLanguageModel else { return nil }
         let budget = await residency.budget
         let batching = resident.batchingFigures
-        return TextServingStatus(kvCacheBytes: resident.sessionStateBytes,
-                                 kvBudgetBytes: max(0, resident.sessionRoom(budget: budget)),
-                                 sessions: resident.sessionCounts.live, batchSteps: batching.steps,
-                                 batchSequences: batching.sequences, batchRows: batching.rows,
-                                 batchSizes: batching.batchSizes, batchBounds: batching.batchBounds)
+        var status = TextServingStatus(kvCacheBytes: resident.sessionStateBytes,
+                                       kvBudgetBytes: max(0, resident.sessionRoom(budget: budget)),
+                                       sessions: resident.sessionCounts.live, batchSteps: batching.steps,
+                                       batchSequences: batching.sequences, batchRows: batching.rows,
+                                       batchSizes: batching.batchSizes, batchBounds: batching.batchBounds)
+        let cache = resident.promptCache.figures
+        (status.promptCacheEntries, status.promptCacheBytes, status.promptCacheCapacity) = (cache.entries, cache.bytes, cache.capacity)
+        (status.promptCacheHits, status.promptCacheTokens) = (cache.hits, cache.restoredTokens)
+        return status
     }
 
     private func serve(_ request: CompletionRequest, serving: TextServingOptions, cancelWhen: @escaping @Sendable () -> Bool,
@@ -73,6 +77,10 @@ extension TextModel {
             resident.batching = serving.batching
             let limit = resident.sessionLimit(budget: await runtime.residency.budget, contextLength: options.contextLength)
             resident.maxIdleSessions = max(resident.maxIdleSessions, min(limit, serving.maxRunning))
+            // The prompt cache gets what the budget leaves once that many sessions fit.
+            let sessions = min(limit, serving.maxRunning) * resident.sessionBytes(contextLength: options.contextLength)
+            let room = resident.sessionRoom(budget: await runtime.residency.budget) - sessions
+            resident.promptCache.capacity = max(0, min(serving.promptCacheBytes, room))
             continuation.yield(.admitted(sessionLimit: limit))
         }, prompt: { lease in
             // The prompt as the first choice will send it, so a client that sends its

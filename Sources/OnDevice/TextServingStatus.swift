@@ -16,4 +16,11 @@ public struct TextServingStatus: Sendable, Equatable {
     /// the last bucket is open.
     public var batchSizes: [Int]
     public var batchBounds: [Int]
+    /// The prompt cache: copies held, the bytes they take and may take, and how many prompts
+    /// started from a copy, sparing how many prompt tokens.
+    public var promptCacheEntries = 0
+    public var promptCacheBytes = 0
+    public var promptCacheCapacity = 0
+    public var promptCacheHits = 0
+    public var promptCacheTokens = 0
 }

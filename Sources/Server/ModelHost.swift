@@ -141,6 +141,7 @@ package final class ModelHost: Sendable {
         serving.threads = configuration.threads
         serving.batching = configuration.batching
         serving.maxRunning = configuration.maxRunningPerModel
+        serving.promptCacheBytes = configuration.promptCacheBytes
         serving.keepAliveSeconds = keepAliveSeconds
         let metrics = metrics, model = request.model
         let arrived = ContinuousClock.now
@@ -223,6 +224,9 @@ package final class ModelHost: Sendable {
                 (g.kvCacheBytes, g.kvBudgetBytes, g.sessions) = (status.kvCacheBytes, status.kvBudgetBytes, status.sessions)
                 (g.steps, g.sequences, g.rows, g.batchSizes, g.batchBounds) =
                     (status.batchSteps, status.batchSequences, status.batchRows, status.batchSizes, status.batchBounds)
+                (g.promptCacheBytes, g.promptCacheCapacity, g.promptCacheEntries) =
+                    (status.promptCacheBytes, status.promptCacheCapacity, status.promptCacheEntries)
+                (g.promptCacheHits, g.promptCacheTokens) = (status.promptCacheHits, status.promptCacheTokens)
             }
             gauges[id] = g
         }

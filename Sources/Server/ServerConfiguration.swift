@@ -1,3 +1,5 @@
+import OnDevice
+
 /// How `ondevice serve` runs. Every field has a default fit for a local server.
 package struct ServerConfiguration: Sendable {
     /// IPv4 address to bind; anything but loopback requires `apiKey`.
@@ -14,6 +16,8 @@ package struct ServerConfiguration: Sendable {
     /// Whether a model's running requests share forward passes (continuous batching); off,
     /// each computes on its own (for comparison).
     package var batching = true
+    /// Bytes of copied session caches each model may keep (`TextServingOptions.promptCacheBytes`).
+    package var promptCacheBytes = TextServingOptions().promptCacheBytes
     /// Requests waiting per model before new ones get 429.
     package var maxWaitingPerModel = 32
     /// Context length of text sessions; nil uses the runtime's setting.

@@ -74,6 +74,13 @@ package final class ServerMetrics: Sendable {
         var rows = 0
         var batchSizes: [Int] = []
         var batchBounds: [Int] = []
+        /// The prompt cache: bytes held and allowed, copies held, prompts that started from a
+        /// copy and the prompt tokens that spared.
+        var promptCacheBytes = 0
+        var promptCacheCapacity = 0
+        var promptCacheEntries = 0
+        var promptCacheHits = 0
+        var promptCacheTokens = 0
     }
 
     /// The page: counters and histograms recorded here, and `gauges` by model.
@@ -116,6 +123,9 @@ package final class ServerMetrics: Sendable {
             ("kv_cache_bytes", "Bytes of the KV caches (and scratch) of the model's sessions.", \.kvCacheBytes),
             ("kv_cache_budget_bytes", "Bytes the model's sessions may take: the residency budget less the model's own.", \.kvBudgetBytes),
             ("sessions", "Sessions (KV caches) allocated, in use or idle.", \.sessions),
+            ("prompt_cache_bytes", "Bytes of session caches copied aside for later prompts.", \.promptCacheBytes),
+            ("prompt_cache_capacity_bytes", "Bytes the prompt cache may take.", \.promptCacheCapacity),
+            ("prompt_cache_entries", "Session caches copied aside for later prompts.", \.promptCacheEntries),
         ]
         for (name, help, pick) in gaugeFamilies {
             family(name, "gauge", help)
@@ -125,6 +135,8 @@ package final class ServerMetrics: Sendable {
             ("batch_steps_total", "Forward passes of continuous batching since the model loaded.", \.steps),
             ("batch_sequences_total", "Sequences those passes served, summed (over steps: the mean batch size).", \.sequences),
             ("batch_rows_total", "Tokens those passes evaluated (prompt chunks and decoded tokens).", \.rows),
+            ("prompt_cache_hits_total", "Prompts that started from a copy in the prompt cache.", \.promptCacheHits),
+            ("prompt_cache_tokens_total", "Prompt tokens copied from the prompt cache instead of evaluated.", \.promptCacheTokens),
         ]
         for (name, help, pick) in counterFamilies {
             family(name, "counter", help)

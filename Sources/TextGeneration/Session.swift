@@ -89,6 +89,24 @@ package final class Session {
         state.adapters = adapters
     }
 
+    /// A copy of the keys and values of every cached token (`tokens`), for a prompt cache.
+    package func copyCache() -> KVPrefix { state.copyPrefix(tokens.count) }
+
+    /// Makes the cache hold `prefix` — whose keys and values are the first `prefix.count`
+    /// positions of `copy`, computed by this model with `adapters` — and nothing after it. Only
+    /// the positions past what the cache already shares with `prefix` are copied.
+    package func restore(_ prefix: ArraySlice<Int32>, from copy: KVPrefix, adapters: [ScaledAdapter]) {
+        precondition(prefix.count <= copy.count && prefix.count <= contextLength)
+        var kept = 0
+        if adapters == state.adapters {
+            while kept < min(tokens.count, prefix.count) && tokens[kept] == prefix[prefix.startIndex + kept] { kept += 1 }
+        }
+        state.adapters = adapters
+        state.restore(copy, positions: kept..<prefix.count)
+        tokens.removeSubrange(kept...)
+        tokens.append(contentsOf: prefix.dropFirst(kept))
+    }
+
     /// Forgets cached tokens after the first `count`.
     package func truncate(to count: Int) {
         guard count < tokens.count else { return }

@@ -18,7 +18,7 @@ enum ServeCommand {
     static func run(_ args: ArraySlice<String>) async throws {
         let a = try Arguments(args, options: ["host", "port", "api-key", "models", "threads", "context", "max-running", "max-queue",
                                               "load-test", "clients", "model", "parallel", "batching", "max-tokens",
-                                              "target-port"], flags: [])
+                                              "target-port", "prompt-cache"], flags: [])
         guard a.positionals.isEmpty else { throw CLIError.io("serve takes no arguments, got '\(a.positionals[0])'") }
         var c = ServerConfiguration()
         if let host = a.string("host") { c.host = host == "localhost" ? "127.0.0.1" : host }
@@ -36,6 +36,10 @@ enum ServeCommand {
             c.batching = batching == "on"
         }
         if let n = try a.int("max-queue") { c.maxWaitingPerModel = max(0, n) }
+        if let mib = try a.int("prompt-cache") {
+            guard mib >= 0 else { throw CLIError.invalidValue(option: "--prompt-cache", value: String(mib), expected: "MiB, 0 or more") }
+            c.promptCacheBytes = mib << 20
+        }
         if let seconds = try positive(a, "load-test") {
             c.host = "127.0.0.1"
             c.port = 0

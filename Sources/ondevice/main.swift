@@ -38,6 +38,7 @@ let usage = """
       faces    IMG [--mesh] [--mask OUT.png] [--threads N] [--json]   (faces: score, box, eye/nose/mouth/ear keypoints; --mesh: 468 points, eye aspect ratios, sharpness; --mask: person mask PNG)
       ocr      IMG [--threads N] [--json]   (text in an image: score, box corners, text per line)
       serve    [--host H] [--port P] [--api-key K] [--models ID,...] [--threads N] [--context N] [--parallel N] [--batching on|off]
+               [--prompt-cache MIB]
                [--load-test SECONDS [--clients N,N...] [--model M] [--max-tokens N] [--target-port P]]
       help
 

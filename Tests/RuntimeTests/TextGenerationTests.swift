@@ -1,4 +1,5 @@
 import ModelStore
+import Models
 import Runtime
 import Testing
 import TextGeneration
@@ -135,6 +136,87 @@ import TextGeneration
         // That one came back last, so it is what a request without a prompt gets now.
         #expect(lease.withSession { $0.tokens } == conversations[0])
         #expect(pool.sessionCounts.live == 3)
+        await lease.release()
+    }
+}
+
+/// The prompt cache beside a model's session pool.
+@Suite struct PromptCacheTests {
+    let fixture: RuntimeFixture
+    init() throws { fixture = try RuntimeFixture() }
+
+    func lease() async throws -> TextGenerationLease {
+        let (llama, _) = fixture.tinyModel("tiny-llama")
+        var s = RuntimeSettings()
+        s.textModel = "tiny-llama"
+        s.contextLength = 128
+        s.threads = 1
+        let runtime = try await fixture.runtime(fixture.dependencies(settings: s), models: [llama])
+        return try await runtime.textGeneration.lease()
+    }
+
+    func logits(_ session: Session) -> [Float] { Array(UnsafeBufferPointer(start: session.logits, count: session.vocabularySize)) }
+
+    @Test func `a prompt its session shares little with starts from the copy that holds it`() async throws {
+        let lease = try await lease()
+        let pool = lease.lease.model
+        pool.maxIdleSessions = 1
+        pool.promptCache.capacity = 1 << 20
+        let a: [Int32] = [1, 40, 41, 42, 43, 44, 45], b: [Int32] = [1, 50, 51, 52, 53, 54, 55]
+        try lease.withSession(prompt: a) { _ = try $0.prefill(a) }
+        // B rewrites the one session: A's cache is copied aside first.
+        try lease.withSession(prompt: b) { _ = try $0.prefill(b) }
+        var figures = pool.promptCache.figures
+        #expect(figures.saves == 1 && figures.entries == 1 && figures.hits == 0)
+        #expect(figures.bytes == KVPrefix.byteCount(config: lease.model.config, count: a.count))
+        #expect(pool.residentBytes == pool.mappedBytes + pool.heapBytes + pool.sessionStateBytes + figures.bytes)
+        // A again: all but its last token come from the copy; the session's B goes aside too.
+        let (reused, restored) = try lease.withSession(prompt: a) { ($0.tokens.count, (try $0.prefill(a), logits($0))) }
+        #expect(reused == a.count - 1 && restored.0 == a.count - 1)
+        figures = pool.promptCache.figures
+        #expect(figures.hits == 1 && figures.restoredTokens == a.count - 2 && figures.saves == 2 && figures.entries == 2)
+        // The same logits as a session that evaluated A and then its last token again.
+        let reference = Session(model: lease.model, contextLength: 128, threads: 1)
+        try reference.prefill(a)
+        reference.truncate(to: a.count - 1)
+        try reference.evaluate(a[(a.count - 1)...])
+        #expect(restored.1 == logits(reference))
+        // A session already holding most of a prompt is left alone.
+        try lease.withSession(prompt: a + [46]) { let n = try $0.prefill(a + [46]); #expect(n == a.count) }
+        #expect(pool.promptCache.figures.hits == 1)
+        // Memory pressure drops every copy.
+        pool.trim()
+        #expect(pool.promptCache.figures.entries == 0 && pool.promptCache.byteCount == 0)
+        await lease.release()
+    }
+
+    @Test func `the prompt cache keeps the copies used last within its capacity, and none at zero`() async throws {
+        let lease = try await lease()
+        let pool = lease.lease.model
+        pool.maxIdleSessions = 1
+        let prompts: [[Int32]] = [[1, 40, 41, 42, 43], [1, 50, 51, 52, 53], [1, 60, 61, 62, 63]]
+        // Capacity 0: nothing is copied.
+        for p in prompts { try lease.withSession(prompt: p) { _ = try $0.prefill(p) } }
+        #expect(pool.promptCache.figures.saves == 0 && pool.promptCache.byteCount == 0)
+        // Room for two copies. Each prompt rewrites the session, so what it held is copied aside.
+        let one = KVPrefix.byteCount(config: lease.model.config, count: 5)
+        pool.promptCache.capacity = 2 * one
+        let cached = try prompts.map { p in try lease.withSession(prompt: p) { try $0.prefill(p) } }
+        // The third prompt was the session's before: its copy gave all but its last token. Its
+        // own copy then made room by dropping the copy used least recently, the first prompt's.
+        #expect(cached == [1, 1, 4])
+        var figures = pool.promptCache.figures
+        #expect(figures.saves == 3 && figures.entries == 2 && figures.bytes == 2 * one && figures.hits == 1)
+        try lease.withSession(prompt: prompts[0]) { let n = try $0.prefill(prompts[0]); #expect(n == 1) }
+        // A copy of a longer conversation replaces the copy of its prefix.
+        let longer = prompts[1] + [54, 55]
+        try lease.withSession(prompt: longer) { let n = try $0.prefill(longer); #expect(n == 5) }
+        try lease.withSession(prompt: prompts[2]) { _ = try $0.prefill(prompts[2]) }
+        figures = pool.promptCache.figures
+        #expect(figures.entries == 1 && figures.bytes == KVPrefix.byteCount(config: lease.model.config, count: longer.count))
+        // Lowering the capacity drops copies until they fit.
+        pool.promptCache.capacity = one
+        #expect(pool.promptCache.byteCount <= one)
         await lease.release()
     }
 }

@@ -137,6 +137,13 @@ import Testing
         let sequences = Self.sum(after, "ondevice_batch_sequences_total") - Self.sum(before, "ondevice_batch_sequences_total")
         print("[server] batched: \(equal) of \(Self.topics.count) replies equal alone; \(Int(steps)) steps, mean batch \(String(format: "%.2f", sequences / max(1, steps)))")
         #expect(sequences / max(1, steps) > 2, "requests did not share steps: \(sequences) sequences in \(steps) steps")
+        // The requests alone ran one after another on one session, each copied aside as the next
+        // rewrote it; together, the new sessions started from those copies (and gave the replies
+        // checked above).
+        let hits = Self.sum(after, "ondevice_prompt_cache_hits_total") - Self.sum(before, "ondevice_prompt_cache_hits_total")
+        let spared = Self.sum(after, "ondevice_prompt_cache_tokens_total") - Self.sum(before, "ondevice_prompt_cache_tokens_total")
+        #expect(hits >= Double(Self.topics.count - 2) && spared >= 5 * hits, "prompt cache: \(hits) hits sparing \(spared) tokens")
+        #expect(Self.sum(after, "ondevice_prompt_cache_bytes") > 0 && Self.sum(after, "ondevice_prompt_cache_capacity_bytes") > 0)
         let cancelled = after["ondevice_requests_total{model=\"\(Self.model)\",outcome=\"cancelled\"}"] ?? 0
         #expect(cancelled >= 1, "the hung-up request is not counted as cancelled: \(after.filter { $0.key.hasPrefix("ondevice_requests_total") })")
         let finished = (after["ondevice_requests_total{model=\"\(Self.model)\",outcome=\"length\"}"] ?? 0)

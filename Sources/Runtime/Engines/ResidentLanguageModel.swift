@@ -44,8 +44,14 @@ package final class ResidentLanguageModel: ResidentModel {
         self.idleLimit = Locked(max(0, maxIdleSessions))
     }
 
+    /// Copies of session caches an unrelated prompt was about to rewrite (0 bytes until a server
+    /// gives it room): a later prompt sharing more with a copy than with its session starts there.
+    package let promptCache = PromptCache()
+
     /// Adapters count like the model: their mappings are read in full by the first pass using them.
-    package var residentBytes: Int { mappedBytes + heapBytes + pool.withLock { $0.stateBytes } + adapterBytes }
+    package var residentBytes: Int {
+        mappedBytes + heapBytes + pool.withLock { $0.stateBytes } + adapterBytes + promptCache.byteCount
+    }
 
     /// Bytes of the adapter files mapped for this model.
     package var adapterBytes: Int { adapters.withLock { $0.values.reduce(0) { $0 + $1.file.region.count } } }
@@ -84,8 +90,16 @@ package final class ResidentLanguageModel: ResidentModel {
     /// with its cache, and no other op takes it meanwhile; without one, only unowned sessions
     /// are reused: given the op's `prompt`, the one whose cache shares the longest prefix with it
     /// (as llama-server picks a slot by prompt similarity; a client that sends a conversation
-    /// again with a new turn finds the session that holds it), else the last checked in.
-    package func checkOut(contextLength: Int, threads: Int, owner: UInt64? = nil, prompt: [Int32]? = nil) -> SessionSlot {
+    /// again with a new turn finds the session that holds it), else the last checked in. Then the
+    /// prompt cache readies it for `prompt` run with `adapters` (`PromptCache.prepare`).
+    package func checkOut(contextLength: Int, threads: Int, owner: UInt64? = nil, prompt: [Int32]? = nil,
+                          adapters: [ScaledAdapter] = []) -> SessionSlot {
+        let slot = pooledSlot(contextLength: contextLength, threads: threads, owner: owner, prompt: prompt)
+        if let prompt { promptCache.prepare(slot.session, for: prompt, adapters: adapters) }
+        return slot
+    }
+
+    private func pooledSlot(contextLength: Int, threads: Int, owner: UInt64?, prompt: [Int32]?) -> SessionSlot {
         let contextLength = effectiveContext(contextLength)
         let reused: SessionSlot? = pool.withLock { p in
             if let owner, let index = p.idle.lastIndex(where: { $0.owner == owner && $0.session.contextLength == contextLength }) {
@@ -149,8 +163,10 @@ package final class ResidentLanguageModel: ResidentModel {
         checkIn(checkOut(contextLength: contextLength, threads: threads))
     }
 
-    /// Frees every idle session (critical memory pressure); sessions in use stay.
+    /// Frees every idle session and the prompt cache (critical memory pressure); sessions in
+    /// use stay.
     package func trim() {
+        promptCache.removeAll()
         let freed: [SessionSlot] = pool.withLock { p in
             defer {
                 p.live -= p.idle.count

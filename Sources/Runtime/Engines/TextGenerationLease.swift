@@ -1,3 +1,4 @@
+import Models
 import TextGeneration
 
 /// An op's hold on the text backend's model: the model stays resident until `release`, and
@@ -30,10 +31,12 @@ package final class TextGenerationLease: Sendable {
     /// Runs `body` on a session sized for the backend's context and threads. The session comes
     /// back to the pool afterwards, keeping its cache so the next op can reuse a shared prefix.
     /// A session `owner` (a chat session's tag) checked in before comes back with its cache;
-    /// without one, the idle session sharing the longest prefix with `prompt` (when given).
-    package func withSession<T>(owner: UInt64? = nil, prompt: [Int32]? = nil, _ body: (Session) throws -> T) rethrows -> T {
+    /// without one, the idle session sharing the longest prefix with `prompt` (when given, run
+    /// with `adapters`; the prompt cache may copy more of it in).
+    package func withSession<T>(owner: UInt64? = nil, prompt: [Int32]? = nil, adapters: [ScaledAdapter] = [],
+                                _ body: (Session) throws -> T) rethrows -> T {
         let slot = lease.model.checkOut(contextLength: backend.options.contextLength, threads: backend.options.threads,
-                                        owner: owner, prompt: prompt)
+                                        owner: owner, prompt: prompt, adapters: adapters)
         defer { lease.model.checkIn(slot) }
         return try body(slot.session)
     }
