@@ -66,6 +66,19 @@ package struct LoadTest: Sendable {
         }
     }
 
+    /// Sends one request and waits for its reply, untimed, so the model is loaded and has run
+    /// once before anything is measured (llama-server loads and warms its model up before it
+    /// answers `/health`; ours loads a model on its first request). Returns why it failed, if it did.
+    package func warmUp() -> String? {
+        let body = LoadPrompts.chat(model: model, maxTokens: maxTokens)(0)
+        do {
+            let (status, result) = try Self.stream(try LoopbackClient(port: port), body: body, start: .now)
+            return status == 200 ? nil : "HTTP \(status): \(result.errorText.prefix(300))"
+        } catch {
+            return "\(error)"
+        }
+    }
+
     package func run() -> Report {
         struct Shared {
             var latencies: [Double] = []

@@ -91,6 +91,10 @@ enum ServeCommand {
         print(target == nil
               ? "load test: ondevice serve, \(model), parallel \(c.maxRunningPerModel), batching \(c.batching ? "on" : "off"), \(maxTokens) tokens a reply, \(Int(seconds)) s per client count"
               : "load test: the server on 127.0.0.1:\(port), \(model), \(maxTokens) tokens a reply, \(Int(seconds)) s per client count")
+        if let failure = LoadTest(port: port, clients: 1, seconds: seconds, model: model, maxTokens: maxTokens).warmUp() {
+            await server?.stop()
+            throw CLIError.io("load test: the warm-up request failed: \(failure)")
+        }
         var errors = 0
         var single: Double?
         for count in clients {
