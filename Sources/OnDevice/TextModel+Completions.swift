@@ -55,6 +55,7 @@ extension TextModel {
                                        sessions: resident.sessionCounts.live, batchSteps: batching.steps,
                                        batchSequences: batching.sequences, batchRows: batching.rows,
                                        batchSizes: batching.batchSizes, batchBounds: batching.batchBounds)
+        status.batchBusySeconds = batching.busySeconds
         let cache = resident.promptCache.figures
         (status.promptCacheEntries, status.promptCacheBytes, status.promptCacheCapacity) = (cache.entries, cache.bytes, cache.capacity)
         (status.promptCacheHits, status.promptCacheTokens) = (cache.hits, cache.restoredTokens)

@@ -16,6 +16,8 @@ public struct TextServingStatus: Sendable, Equatable {
     /// the last bucket is open.
     public var batchSizes: [Int]
     public var batchBounds: [Int]
+    /// Seconds those passes took: against wall time, how busy the model's compute was.
+    public var batchBusySeconds = 0.0
     /// The prompt cache: copies held, the bytes they take and may take, and how many prompts
     /// started from a copy, sparing how many prompt tokens.
     public var promptCacheEntries = 0

@@ -227,6 +227,7 @@ package final class ModelHost: Sendable {
                 (g.promptCacheBytes, g.promptCacheCapacity, g.promptCacheEntries) =
                     (status.promptCacheBytes, status.promptCacheCapacity, status.promptCacheEntries)
                 (g.promptCacheHits, g.promptCacheTokens) = (status.promptCacheHits, status.promptCacheTokens)
+                g.busySeconds = status.batchBusySeconds
             }
             gauges[id] = g
         }

@@ -81,6 +81,8 @@ package final class ServerMetrics: Sendable {
         var promptCacheEntries = 0
         var promptCacheHits = 0
         var promptCacheTokens = 0
+        /// Seconds the batching passes took.
+        var busySeconds = 0.0
     }
 
     /// The page: counters and histograms recorded here, and `gauges` by model.
@@ -142,6 +144,8 @@ package final class ServerMetrics: Sendable {
             family(name, "counter", help)
             for m in gaugeModels { line(name, [("model", m)], Double(pick(gauges[m]!))) }
         }
+        family("batch_busy_seconds_total", "counter", "Seconds the forward passes of continuous batching took (against wall time: how busy the model's compute was).")
+        for m in gaugeModels { line("batch_busy_seconds_total", [("model", m)], gauges[m]!.busySeconds) }
         family("batch_size", "histogram", "Sequences per forward pass since the model loaded.")
         for m in gaugeModels {
             let g = gauges[m]!

@@ -99,12 +99,15 @@ enum ServeCommand {
         var single: Double?
         for count in clients {
             let before = target == nil ? batchFigures(port: port) : nil
+            let started = ContinuousClock.now
             let report = LoadTest(port: port, clients: count, seconds: seconds, model: model, maxTokens: maxTokens).run()
             var line = report.summary
             if count == 1 { single = report.aggregateTokensPerSecond }
             if let single, count > 1 { line += String(format: "; %.2fx one client", report.aggregateTokensPerSecond / max(single, 1e-9)) }
             if let before, let after = batchFigures(port: port), after.steps > before.steps {
                 line += String(format: "; mean batch %.1f", Double(after.sequences - before.sequences) / Double(after.steps - before.steps))
+                let wall = (ContinuousClock.now - started) / .seconds(1)
+                line += String(format: ", passes busy %.0f%% of the time", 100 * (after.busy - before.busy) / max(wall, 1e-9))
             }
             print(line)
             errors += report.errors
@@ -113,16 +116,17 @@ enum ServeCommand {
         if errors > 0 { throw CLIError.io("load test: \(errors) errors") }
     }
 
-    /// Batch steps and sequences so far, summed over models, from the server's own `/metrics`.
-    private static func batchFigures(port: UInt16) -> (steps: Int, sequences: Int)? {
+    /// Batch steps, sequences and busy seconds so far, summed over models, from the server's own `/metrics`.
+    private static func batchFigures(port: UInt16) -> (steps: Int, sequences: Int, busy: Double)? {
         guard let client = try? LoopbackClient(port: port, timeout: 10), let page = try? client.request("GET", "/metrics"), page.status == 200 else { return nil }
-        var steps = 0, sequences = 0
+        var steps = 0, sequences = 0, busy = 0.0
         for line in page.text.split(separator: "\n") {
             let parts = line.split(separator: " ")
             guard parts.count == 2, let value = Double(parts[1]) else { continue }
             if parts[0].hasPrefix("ondevice_batch_steps_total{") { steps += Int(value) }
             if parts[0].hasPrefix("ondevice_batch_sequences_total{") { sequences += Int(value) }
+            if parts[0].hasPrefix("ondevice_batch_busy_seconds_total{") { busy += value }
         }
-        return (steps, sequences)
+        return (steps, sequences, busy)
     }
 }

@@ -143,6 +143,7 @@ import Testing
         let hits = Self.sum(after, "ondevice_prompt_cache_hits_total") - Self.sum(before, "ondevice_prompt_cache_hits_total")
         let spared = Self.sum(after, "ondevice_prompt_cache_tokens_total") - Self.sum(before, "ondevice_prompt_cache_tokens_total")
         #expect(hits >= Double(Self.topics.count - 2) && spared >= 5 * hits, "prompt cache: \(hits) hits sparing \(spared) tokens")
+        #expect(Self.sum(after, "ondevice_batch_busy_seconds_total") > Self.sum(before, "ondevice_batch_busy_seconds_total"))
         #expect(Self.sum(after, "ondevice_prompt_cache_bytes") > 0 && Self.sum(after, "ondevice_prompt_cache_capacity_bytes") > 0)
         let cancelled = after["ondevice_requests_total{model=\"\(Self.model)\",outcome=\"cancelled\"}"] ?? 0
         #expect(cancelled >= 1, "the hung-up request is not counted as cancelled: \(after.filter { $0.key.hasPrefix("ondevice_requests_total") })")

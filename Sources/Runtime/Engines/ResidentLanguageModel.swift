@@ -207,7 +207,8 @@ package final class ResidentLanguageModel: ResidentModel {
     package var batchingFigures: BatchingFigures {
         let (c, active, waiting) = model.batcher.snapshot
         return BatchingFigures(steps: c.steps, sequences: c.sequences, rows: c.rows, batchSizes: c.batchSizes,
-                               batchBounds: DecodeBatcher.batchSizeBounds, generating: active, waiting: waiting)
+                               batchBounds: DecodeBatcher.batchSizeBounds, busySeconds: c.busySeconds,
+                               generating: active, waiting: waiting)
     }
 }
 
@@ -220,6 +221,8 @@ package struct BatchingFigures: Sendable {
     /// Passes by sequences served: bucket i holds up to `batchBounds[i]`, the last is open.
     package var batchSizes: [Int]
     package var batchBounds: [Int]
+    /// Seconds the passes took (over the seconds served: how busy the model's compute was).
+    package var busySeconds: Double
     /// Sessions inside a generation now, and passes waiting for a step.
     package var generating: Int
     package var waiting: Int
