@@ -257,10 +257,12 @@ int odk_decode_step_gemm_tokens(int32_t t) {
     // kernel took 0.42-0.60x the GEMM's time from 32 to 512 tokens on AVX-512, 0.59-0.76x on AVX2.
     if ((tier == ODK_TIER_AVX512 || tier == ODK_TIER_AVX2) && (t == T_Q4_1 || t == T_Q5_1)) return INT32_MAX;
     if (tier == ODK_TIER_AVX512) {
+        // With the in-lane group broadcast (dot_batch.h HALVES): batched against GEMM time.
         switch (t) {
-        case T_Q8_0: return 33;               // batched 0.56x at 8, 0.94x at 32
-        case T_Q4_0: return 17;               // 0.70x at 8, 0.96x at 16, 1.08x at 24
-        default: break;                       // Q5_0: 1.25x at 4, even at 8; K-quants: no batched kernel
+        case T_Q8_0: return 129;              // 0.50x at 8, 0.78x at 32, 0.92x at 128, 0.95x at 256
+        case T_Q4_0: return 129;              // 0.49x at 8, 0.77x at 32, 0.90x at 128, 0.93x at 256
+        case T_Q5_0: return 9;                // 1.00x at 4, 0.78-0.82x at 8, 1.28-1.39x at 10-12
+        default: break;                       // K-quants: no batched kernel
         }
         return odk_gemm_decodes_fast(t) ? 4 : 24;
     }

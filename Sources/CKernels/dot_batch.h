@@ -103,7 +103,28 @@
     __m256i lo##_b = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(x)->qs));    \
     __m256i lo = _mm256_and_si256(lo##_b, _mm256_set1_epi8(0x0F));                             \
     __m256i hi = _mm256_and_si256(_mm256_srli_epi16(lo##_b, 4), _mm256_set1_epi8(0x0F));
-#define CODES_Q5(x, lo, hi) HALVES(q5_codes((x)->qh, (x)->qs), lo, hi)
+// Q5: the nibbles as Q4's; element j's fifth bit (bit j of qh) goes to its byte by one byte
+// shuffle per half (lo takes qh bytes 0-1, hi bytes 2-3, in both lanes) and a bit test.
+KINL void NAME(q5_halves)(const uint8_t *qh, const uint8_t *qs, __m256i *lo, __m256i *hi) {
+    uint32_t bits;
+    memcpy(&bits, qh, 4);
+    const __m256i v = _mm256_set1_epi32((int)bits), low = _mm256_set1_epi8(0x0F), five = _mm256_set1_epi8(16);
+    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ULL);
+    const __m256i pick_lo = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                             0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+    const __m256i pick_hi = _mm256_setr_epi8(2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+                                             2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+    __m256i fl = _mm256_and_si256(_mm256_shuffle_epi8(v, pick_lo), bit);
+    __m256i fh = _mm256_and_si256(_mm256_shuffle_epi8(v, pick_hi), bit);
+    fl = _mm256_and_si256(_mm256_cmpeq_epi8(fl, bit), five);
+    fh = _mm256_and_si256(_mm256_cmpeq_epi8(fh, bit), five);
+    __m256i b = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)qs));
+    *lo = _mm256_or_si256(_mm256_and_si256(b, low), fl);
+    *hi = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(b, 4), low), fh);
+}
+#define CODES_Q5(x, lo, hi)                                                                    \
+    __m256i lo, hi;                                                                            \
+    NAME(q5_halves)((x)->qh, (x)->qs, &lo, &hi);
 BATCH_SYMMETRIC(batch_q4_0, blk_q4_0, CODES_Q4)
 BATCH_SYMMETRIC(batch_q5_0, blk_q5_0, CODES_Q5)
 BATCH_WITH_MIN(batch_q4_1, blk_q4_1, CODES_Q4)
