@@ -58,22 +58,18 @@ package final class DecoderState {
         self.contextLength = contextLength
         self.maxBatch = maxBatch
         self.matmul = MatMul(threads: threads)
+        // Every buffer comes zeroed from `calloc`, which for sizes like these maps fresh pages the
+        // kernel zeroes on first touch: a session costs the memory of the cache positions and
+        // scratch rows it has used (most sessions never run a 512-row pass), and making one does
+        // not write the whole context (a burst of new sessions would otherwise spend tens of
+        // milliseconds each before their first token).
         func alloc(_ n: Int) -> UnsafeMutablePointer<Float> {
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: n)
-            p.initialize(repeating: 0, count: n)
-            return p
-        }
-        // The caches come zeroed from `calloc`, which for sizes like these maps fresh pages the
-        // kernel zeroes on first touch: a session costs the memory of the positions it has
-        // filled, and making one does not write the whole context (a burst of new sessions
-        // would otherwise spend tens of milliseconds each before their first token).
-        let kvCount = c.layerCount * contextLength * c.kvDim
-        func zeroed(_ n: Int) -> UnsafeMutablePointer<Float> {
-            guard let raw = calloc(n, MemoryLayout<Float>.stride) else { fatalError("out of memory for a KV cache of \(n) floats") }
+            guard let raw = calloc(n, MemoryLayout<Float>.stride) else { fatalError("out of memory for a decoder buffer of \(n) floats") }
             return raw.bindMemory(to: Float.self, capacity: n)
         }
-        keyCache = zeroed(kvCount)
-        valueCache = zeroed(kvCount)
+        let kvCount = c.layerCount * contextLength * c.kvDim
+        keyCache = alloc(kvCount)
+        valueCache = alloc(kvCount)
         x = alloc(maxBatch * c.embeddingLength)
         xb = alloc(maxBatch * c.embeddingLength)
         proj = alloc(maxBatch * c.embeddingLength)
@@ -90,10 +86,8 @@ package final class DecoderState {
     }
 
     deinit {
-        free(keyCache)
-        free(valueCache)
-        for p in [x, xb, proj, q, attnOut, k, v, gate, up, scores, ropeCos, ropeSin, logits] {
-            p.deallocate()
+        for p in [keyCache, valueCache, x, xb, proj, q, attnOut, k, v, gate, up, scores, ropeCos, ropeSin, logits] {
+            free(p)
         }
         batchLogits?.deallocate()
     }
