@@ -37,7 +37,9 @@ enum ServeCommand {
         }
         if let n = try a.int("max-queue") { c.maxWaitingPerModel = max(0, n) }
         if let mib = try a.int("prompt-cache") {
-            guard mib >= 0 else { throw CLIError.invalidValue(option: "--prompt-cache", value: String(mib), expected: "MiB, 0 or more") }
+            guard (0...(1 << 30)).contains(mib) else {
+                throw CLIError.invalidValue(option: "--prompt-cache", value: String(mib), expected: "MiB, from 0 to 1073741824")
+            }
             c.promptCacheBytes = mib << 20
         }
         if let seconds = try positive(a, "load-test") {

@@ -63,5 +63,9 @@ import TestSupport
         #expect(try await CLIRunner.run(["frobnicate"]).status == 2)
         #expect(try await CLIRunner.run(["generate", "--model"]).status == 2)
         #expect(try await CLIRunner.run(["generate", "--max-tokens", "many", "--model", "x", "hi"]).status == 2)
+        for size in ["-1", "2000000000", "lots"] {
+            let out = try await CLIRunner.run(["serve", "--prompt-cache", size])
+            #expect(out.status == 2 && out.stderr.contains("--prompt-cache"), "\(size): \(out.stderr)")
+        }
     }
 }
