@@ -38,6 +38,13 @@
     isum = DPB(isum, SPLAT(hi, 1), PANEL(p, 5));                                               \
     isum = DPB(isum, SPLAT(hi, 2), PANEL(p, 6));                                               \
     isum = DPB(isum, SPLAT(hi, 3), PANEL(p, 7));
+/// Row r's block i against the panel block: its weight block `x` and integer sums `isum`.
+#define ROW_SUMS(wblk, codes)                                                                  \
+    const wblk *x = (const wblk *)((const char *)w + r * rb) + i;                              \
+    _mm_prefetch((const char *)x + 4 * rb, _MM_HINT_T0);                                       \
+    codes(x, lo, hi)                                                                           \
+    __m256i isum = _mm256_setzero_si256();                                                     \
+    GROUPS_U8(lo, hi, p, isum)
 // The kernel proper takes 4 rows, or 1-3 at the end of a range: a constant row count for the
 // full groups lets the compiler keep every accumulator in a register.
 #define BATCH_ROWS(base)                                                                       \
@@ -60,11 +67,7 @@
             __m256 pd = _mm256_load_ps(p->d);                                                  \
             __m256i pm = _mm256_load_si256((const __m256i *)p->m);                             \
             for (int r = 0; r < nr; r++) {                                                     \
-                const wblk *x = (const wblk *)((const char *)w + r * rb) + i;                  \
-                _mm_prefetch((const char *)x + 4 * rb, _MM_HINT_T0);                           \
-                codes(x, lo, hi)                                                               \
-                __m256i isum = _mm256_setzero_si256();                                         \
-                GROUPS_U8(lo, hi, p, isum)                                                     \
+                ROW_SUMS(wblk, codes)                                                          \
                 __m256 s = _mm256_mul_ps(_mm256_set1_ps(half_to_float(x->d)), pd);             \
                 acc[r] = _mm256_fmadd_ps(s, _mm256_cvtepi32_ps(_mm256_sub_epi32(isum, pm)), acc[r]); \
             }                                                                                  \
@@ -82,11 +85,7 @@
         for (int64_t i = 0; i < nb; i++, p++) {                                                \
             __m256 pd = _mm256_load_ps(p->d), ps = _mm256_load_ps((const float *)p->m);        \
             for (int r = 0; r < nr; r++) {                                                     \
-                const wblk *x = (const wblk *)((const char *)w + r * rb) + i;                  \
-                _mm_prefetch((const char *)x + 4 * rb, _MM_HINT_T0);                           \
-                codes(x, lo, hi)                                                               \
-                __m256i isum = _mm256_setzero_si256();                                         \
-                GROUPS_U8(lo, hi, p, isum)                                                     \
+                ROW_SUMS(wblk, codes)                                                          \
                 __m128 dm = half_pair(&x->d);                                                  \
                 __m256 s = _mm256_mul_ps(_mm256_broadcastss_ps(dm), pd);                       \
                 acc[r] = _mm256_fmadd_ps(s, _mm256_cvtepi32_ps(isum), acc[r]);                 \
@@ -211,6 +210,7 @@ int NAME(batch_panel_rows)(int32_t t, int64_t cols, const void *w, size_t rb, in
 }
 
 #undef GROUPS_U8
+#undef ROW_SUMS
 #undef HALVES
 #undef SPLAT
 #undef PANEL

@@ -33,7 +33,7 @@ package final class MatMul {
     /// this, and then keeps to the matrix-vector kernels up to the row count the kernel tier
     /// gives for the weight type (`odk_decode_step_gemm_tokens`): on x86 the batched kernels add
     /// each weight group to eight tokens at once and beat the GEMM's per-call tile decoding up
-    /// to 16-64 tokens by type, at any count on Q4_1 and Q5_1 (whose tiles are decoded by
+    /// to 8-128 tokens by type and tier, at any count on Q4_1 and Q5_1 (whose tiles are decoded by
     /// scalar code); elsewhere the per-token kernels pass each L1-sized block of weight rows
     /// over every token and beat it up to 24. A pass outside the batcher (all-token logits)
     /// keeps `gemmMinTokens`.

@@ -76,11 +76,12 @@ extension TextModel {
             // (up to what the caller runs at once) stay for the next request.
             let resident = lease.lease.model
             resident.batching = serving.batching
-            let limit = resident.sessionLimit(budget: await runtime.residency.budget, contextLength: options.contextLength)
+            let budget = await runtime.residency.budget
+            let limit = resident.sessionLimit(budget: budget, contextLength: options.contextLength)
             resident.maxIdleSessions = max(resident.maxIdleSessions, min(limit, serving.maxRunning))
             // The prompt cache gets what the budget leaves once that many sessions fit.
             let sessions = min(limit, serving.maxRunning) * resident.sessionBytes(contextLength: options.contextLength)
-            let room = resident.sessionRoom(budget: await runtime.residency.budget) - sessions
+            let room = resident.sessionRoom(budget: budget) - sessions
             resident.promptCache.capacity = max(0, min(serving.promptCacheBytes, room))
             continuation.yield(.admitted(sessionLimit: limit))
         }, prompt: { lease in

@@ -40,9 +40,7 @@ package final class Session {
         guard !prompt.isEmpty else { throw .emptyPrompt }
         guard prompt.count <= contextLength else { throw .contextOverflow(tokens: prompt.count, contextLength: contextLength) }
         try validate(prompt)
-        var common = 0
-        while common < min(tokens.count, prompt.count) && tokens[common] == prompt[common] { common += 1 }
-        common = min(common, prompt.count - 1)
+        let common = min(Self.sharedPrefix(tokens, prompt), prompt.count - 1)
         truncate(to: common)
         try evaluate(prompt[common...])
         return common
@@ -97,14 +95,20 @@ package final class Session {
     /// the positions past what the cache already shares with `prefix` are copied.
     package func restore(_ prefix: ArraySlice<Int32>, from copy: KVPrefix, adapters: [ScaledAdapter]) {
         precondition(prefix.count <= copy.count && prefix.count <= contextLength)
-        var kept = 0
-        if adapters == state.adapters {
-            while kept < min(tokens.count, prefix.count) && tokens[kept] == prefix[prefix.startIndex + kept] { kept += 1 }
-        }
+        let kept = adapters == state.adapters ? Self.sharedPrefix(tokens, prefix) : 0
         state.adapters = adapters
         state.restore(copy, positions: kept..<prefix.count)
         tokens.removeSubrange(kept...)
         tokens.append(contentsOf: prefix.dropFirst(kept))
+    }
+
+    /// How many leading tokens `a` and `b` share.
+    package static func sharedPrefix(_ a: some RandomAccessCollection<Int32>, _ b: some RandomAccessCollection<Int32>) -> Int {
+        var (i, j, n) = (a.startIndex, b.startIndex, 0)
+        while i != a.endIndex && j != b.endIndex && a[i] == b[j] {
+            (i, j, n) = (a.index(after: i), b.index(after: j), n + 1)
+        }
+        return n
     }
 
     /// Forgets cached tokens after the first `count`.

@@ -74,7 +74,7 @@ package final class PromptCache: Sendable {
     /// leading prompt tokens the session's cache holds afterwards.
     @discardableResult
     package func prepare(_ session: Session, for prompt: [Int32], adapters: [ScaledAdapter]) -> Int {
-        let held = session.adapters == adapters ? ResidentLanguageModel.sharedPrefix(session.tokens, prompt) : 0
+        let held = session.adapters == adapters ? Session.sharedPrefix(session.tokens, prompt) : 0
         let wanted = min(prompt.count - 1, session.contextLength)
         // The copy to start from is chosen (and marked used) before the session's own cache is
         // copied in, so making room for that never drops it.
@@ -82,7 +82,7 @@ package final class PromptCache: Sendable {
             var best: Int?
             var longest = held
             for (i, entry) in s.entries.enumerated() where entry.adapters == adapters {
-                let n = min(ResidentLanguageModel.sharedPrefix(entry.tokens, prompt), wanted)
+                let n = min(Session.sharedPrefix(entry.tokens, prompt), wanted)
                 if n > longest { (best, longest) = (i, n) }
             }
             guard let best else { return (nil, held) }

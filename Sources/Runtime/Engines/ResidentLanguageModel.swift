@@ -110,7 +110,7 @@ package final class ResidentLanguageModel: ResidentModel {
             if let prompt {
                 var longest = 0  // ties, and no shared prefix at all, keep the latest
                 for candidate in candidates.reversed() {
-                    let shared = Self.sharedPrefix(p.idle[candidate].session.tokens, prompt)
+                    let shared = Session.sharedPrefix(p.idle[candidate].session.tokens, prompt)
                     if shared > longest { (index, longest) = (candidate, shared) }
                 }
             }
@@ -128,13 +128,6 @@ package final class ResidentLanguageModel: ResidentModel {
             p.stateBytes += slot.stateBytes
         }
         return slot
-    }
-
-    /// How many leading tokens `a` and `b` share.
-    static func sharedPrefix(_ a: [Int32], _ b: [Int32]) -> Int {
-        var n = 0
-        while n < min(a.count, b.count) && a[n] == b[n] { n += 1 }
-        return n
     }
 
     /// Returns a session; beyond `maxIdleSessions` unowned idle ones (and `maxOwnedSessions`
