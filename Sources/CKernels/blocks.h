@@ -108,6 +108,8 @@ odk_dot_fn odk_scalar_kernel(int32_t type);
 odk_dot_fn odk_avx2_kernel(int32_t type);
 odk_dot4_fn odk_avx2_kernel4(int32_t type);  // NULL: use the one-row kernel
 odk_dot4x2_fn odk_avx2_kernel4x2(int32_t type);  // NULL: use the four-row kernel per token
+odk_dot4_fn odk_avx512_kernel4(int32_t type);  // the same kernels on the AVX-512 tier
+odk_dot4x2_fn odk_avx512_kernel4x2(int32_t type);
 odk_dot_fn odk_neon_kernel(int32_t type, int tier);
 odk_dot2x2_fn odk_i8mm_kernel2x2(int32_t type);  // NULL: use the one-row kernel
 

@@ -157,7 +157,8 @@ void odk_quantize_activations_scalar(int32_t t, const float *x, void *dst, int64
 /// The kernel of the tier in use (see tier.c), or the scalar one where that tier has none.
 static odk_dot_fn best_kernel(int32_t t) {
     int tier = odk_tier();
-    // The avx512 tier has AVX-512 only for the prefill GEMM; its one-row kernels are AVX2's.
+    // The avx512 tier's one-row kernels are AVX2's; its four-row ones (dot4_avx512.c) and its
+    // GEMM are its own.
     odk_dot_fn fn = tier == ODK_TIER_AVX2 || tier == ODK_TIER_AVX512 ? odk_avx2_kernel(t)
                   : tier >= ODK_TIER_NEON ? odk_neon_kernel(t, tier) : NULL;
     return fn ? fn : odk_scalar_kernel(t);
@@ -188,14 +189,16 @@ void odk_matmul_rows(int32_t t, int64_t cols, const void *w, size_t w_row_bytes,
         odk_batch_rows(t, cols, w, w_row_bytes, row_begin, row_end, panel, n_tokens, out, out_stride);
         return;
     }
-    odk_dot4_fn fn4 = odk_has_avx2() ? odk_avx2_kernel4(t) : NULL;
+    int tier = odk_tier();
+    odk_dot4_fn fn4 = tier == ODK_TIER_AVX512 ? odk_avx512_kernel4(t) : tier == ODK_TIER_AVX2 ? odk_avx2_kernel4(t) : NULL;
     // Q8_0 matvec is memory-bound, and one prefetching row stream beat four interleaved ones
     // on the 178 MB Gemma head (~9.3 vs ~7.0 GB/s); the compute-heavier formats keep four rows.
     if (t == T_Q8_0 && n_tokens == 1) fn4 = NULL;
     // With SMMLA, pairs of rows meet pairs of tokens (odk_i8mm_kernel2x2); NULL elsewhere.
-    odk_dot2x2_fn fn2 = n_tokens > 1 && odk_tier() >= ODK_TIER_I8MM ? odk_i8mm_kernel2x2(t) : NULL;
+    odk_dot2x2_fn fn2 = n_tokens > 1 && tier >= ODK_TIER_I8MM ? odk_i8mm_kernel2x2(t) : NULL;
     // On x86, four rows by two tokens (NULL on other architectures and for other formats).
-    odk_dot4x2_fn fn42 = n_tokens > 1 && fn4 ? odk_avx2_kernel4x2(t) : NULL;
+    odk_dot4x2_fn fn42 = n_tokens < 2 || !fn4 ? NULL
+                       : tier == ODK_TIER_AVX512 ? odk_avx512_kernel4x2(t) : odk_avx2_kernel4x2(t);
     const char *wp = w;
     const char *ap = act;
     // About 16 KiB of weight rows per block stays in L1 while every token passes over it; a

@@ -143,13 +143,16 @@ static void check_dots(tally *t) {
         }
     }
 #if defined(__x86_64__) || defined(__i386__)
-    // Four rows by two tokens (batched decode steps): every (row, token) against the scalar kernel.
+    // Four rows against one token (decode) and against two (batched decode steps), on this
+    // tier's kernels: every (row, token) against the scalar kernel.
     if (t->tier == ODK_TIER_AVX2 || t->tier == ODK_TIER_AVX512) {
         for (int ti = 0; ti < N_TYPES; ti++) {
             const wtype *ty = &types[ti];
-            odk_dot4x2_fn fn42 = odk_avx2_kernel4x2(ty->type);
-            if (!fn42) continue;
-            t->kernels++;
+            int avx512 = t->tier == ODK_TIER_AVX512;
+            odk_dot4_fn fn4 = avx512 ? odk_avx512_kernel4(ty->type) : odk_avx2_kernel4(ty->type);
+            odk_dot4x2_fn fn42 = avx512 ? odk_avx512_kernel4x2(ty->type) : odk_avx2_kernel4x2(ty->type);
+            if (!fn4 || !fn42) continue;
+            t->kernels += 2;
             odk_dot_fn scalar = odk_scalar_kernel(ty->type);
             static const int64_t cols42[] = {32, 96, 1056};
             for (int ci = 0; ci < 3; ci++) {
@@ -170,6 +173,11 @@ static void check_dots(tally *t) {
                     char what[64];
                     snprintf(what, sizeof what, "dot4x2 %s cols %lld%s", ty->name, (long long)cols, extreme ? " extreme" : "");
                     record(t, what, got, want, 8, 0);
+                    // A token alone through the four-row kernel gives what it gets in a pair.
+                    float alone[4];
+                    fn4(cols, w, rb, a + ab, alone);
+                    snprintf(what, sizeof what, "dot4 %s cols %lld%s", ty->name, (long long)cols, extreme ? " extreme" : "");
+                    record(t, what, alone, got + 4, 4, 1);
                 }
                 free(w), free(a), free(x);
             }
