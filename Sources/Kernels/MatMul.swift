@@ -80,7 +80,7 @@ package final class MatMul {
             ? max(Self.gemmMinTokens, Int(odk_decode_step_gemm_tokens(typeID))) : gemmFromRows
         let useGEMM = n >= fromRows && odk_has_avx2() != 0 && odk_gemm_supports(typeID) != 0
         // Work grows with n, so prompt batches split into more tasks than single tokens.
-        let parts = threads == 1 ? 1 : min(threads * Self.tasksPerThread, rows * wRowBytes * n / max(1, minBytesPerTask), rows / 4)
+        let parts = Self.parts(threads: threads, bytes: rows * wRowBytes * n, minBytes: minBytesPerTask, rows: rows)
 
         // Scratch regions, each 64-byte aligned: quantized activations (n, actRowBytes), the GEMM
         // panel (n, panelRowBytes) or the batched matrix-vector kernels' token panel (filled
@@ -131,6 +131,97 @@ package final class MatMul {
             }
         }
         withExtendedLifetime(w) {}
+    }
+
+    /// outs[i] = ws[i] · x for matrices that read the same input (a layer's query, key and
+    /// value; its gate and up), each as `linear(_:_:_:n:)` gives it.
+    ///
+    /// One token on several threads runs as one job: the input is quantized once per activation
+    /// format, and the rows of all the matrices are split into shares of equal weight bytes, a
+    /// multiple of the thread count. A job per matrix cost a start and a wait each, and left the
+    /// small ones to the caller alone (SmolLM2's 192-row keys and values: 69 KB, one task).
+    /// Share boundaries fall on four-row groups from each matrix's start, so every row goes
+    /// through the kernel its own call gives it and the outputs are the same bit for bit.
+    package func linear(_ ws: [TensorView], _ x: UnsafePointer<Float>, _ outs: [UnsafeMutablePointer<Float>], n: Int) {
+        precondition(ws.count == outs.count, "one output per matrix")
+        let cols = ws.first?.rowLength ?? 0
+        let bytes = ws.reduce(0) { $0 + $1.rowCount * $1.rowBytes }
+        let parts = Self.parts(threads: threads, bytes: bytes, minBytes: minBytesPerTask, rows: ws.reduce(0) { $0 + $1.rowCount })
+        let shareable = ws.allSatisfy { w in
+            w.rowLength == cols && ActivationQuantizer.format(for: w.type) != nil && w.byteCount >= w.rowCount * w.rowBytes
+                && cols % w.type.blockSize == 0
+        }
+        guard n == 1, threads > 1, ws.count > 1, parts >= threads, shareable else {
+            for (w, out) in zip(ws, outs) { linear(w, x, out, n: n) }
+            return
+        }
+        // One quantized input per activation format (Q4_0, Q5_0 and Q8_0 weights share Q8_0's).
+        var formats: [GGMLType] = [], offsets: [Int] = [], total = 0
+        for w in ws {
+            let f = ActivationQuantizer.format(for: w.type)!
+            if f == .f32 || formats.contains(f) { continue }
+            precondition(cols % f.blockSize == 0, "\(w.name): \(cols) columns are not whole \(f) blocks")
+            formats.append(f)
+            offsets.append(total)
+            total += Self.aligned(ActivationQuantizer.rowBytes(for: w.type, cols: cols))
+        }
+        let buffer = scratch(bytes: max(total, 1))
+        var segments: [Segment] = [], start = 0
+        for (w, out) in zip(ws, outs) {
+            let f = ActivationQuantizer.format(for: w.type)!
+            let act: UnsafeRawPointer
+            if f == .f32 {
+                act = UnsafeRawPointer(x)
+            } else {
+                let i = formats.firstIndex(of: f)!
+                act = UnsafeRawPointer(buffer + offsets[i])
+                if !segments.contains(where: { $0.act == act }) { ActivationQuantizer.quantize(for: w.type, x, buffer + offsets[i], cols: cols) }
+            }
+            segments.append(Segment(type: Int32(bitPattern: w.type.rawValue), weights: w.data, rowBytes: w.rowBytes, rows: w.rowCount,
+                                    act: act, actRowBytes: ActivationQuantizer.rowBytes(for: w.type, cols: cols), out: out, start: start))
+            start += w.rowCount * w.rowBytes
+        }
+        nonisolated(unsafe) let shared = segments
+        let width = Int64(cols)
+        ComputePool.run(threads: threads, parts: parts) { part in
+            let lo = bytes * part / parts, hi = bytes * (part + 1) / parts
+            for s in shared {
+                let begin = s.row(atByte: lo), end = s.row(atByte: hi)
+                if end > begin {
+                    odk_matmul_rows(s.type, width, s.weights, s.rowBytes, Int64(begin), Int64(end), s.act, s.actRowBytes, 1, s.out, Int64(s.rows))
+                }
+            }
+        }
+        withExtendedLifetime(ws) {}
+    }
+
+    /// One matrix of a shared-input call, at `start` bytes into the rows of all of them.
+    private struct Segment {
+        let type: Int32
+        let weights: UnsafeRawPointer
+        let rowBytes: Int
+        let rows: Int
+        let act: UnsafeRawPointer
+        let actRowBytes: Int
+        let out: UnsafeMutablePointer<Float>
+        let start: Int
+
+        /// The first row at or past `byte` of the whole, on a four-row group (all rows at the end).
+        func row(atByte byte: Int) -> Int {
+            let offset = byte - start
+            if offset <= 0 { return 0 }
+            if offset >= rows * rowBytes { return rows }
+            return min(rows, (offset / rowBytes) & ~3)
+        }
+    }
+
+    /// Tasks for a row split of `bytes` of weights: up to `tasksPerThread` per thread, none
+    /// under `minBytes`, none under four rows, and a multiple of the thread count once there
+    /// are that many (three tasks on two threads kept one of them idle a third of the time).
+    private static func parts(threads: Int, bytes: Int, minBytes: Int, rows: Int) -> Int {
+        if threads == 1 { return 1 }
+        let tasks = min(threads * tasksPerThread, bytes / max(1, minBytes), rows / 4)
+        return tasks < threads ? tasks : tasks / threads * threads
     }
 
     private static func aligned(_ bytes: Int) -> Int { (bytes + 63) & ~63 }

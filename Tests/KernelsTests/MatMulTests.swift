@@ -104,3 +104,27 @@ func `a prompt batch agrees with one matrix-vector product per token`(type: GGML
     _ = run(reused, w, big, n: 9)
     #expect(run(reused, w, small, n: 1) == run(MatMul(threads: 1), w, small, n: 1))
 }
+
+@Test(arguments: [[GGMLType.q5_0, .q5_0, .q8_0], [.q4_1, .q4_K, .q6_K], [.f16, .q4_0, .q5_1, .q4_1]])
+func `matrices sharing an input give what one call each gives, bit for bit`(types: [GGMLType]) {
+    // A layer's query, key and value (or gate and up) in one split job: row counts that are
+    // not multiples of 4, shares that end inside a matrix, formats that share a quantized input
+    // (Q5_0 and Q8_0: Q8_0; Q4_1 and Q5_1: Q8_1) and one that takes the floats (F16).
+    var rng = TestRandom(seed: 700)
+    let cols = 512
+    let ws = types.enumerated().map { i, type in RandomBlocks.tensor(type, cols: cols, rows: [37, 13, 70, 6][i], rng: &rng) }
+    let x = rng.activations(cols)
+    for threads in [2, 3] {
+        let mm = MatMul(threads: threads)
+        mm.minBytesPerTask = 1
+        var outs = ws.map { [Float](repeating: .nan, count: $0.rowCount) }
+        let pointers = outs.indices.map { i in UnsafeMutablePointer<Float>.allocate(capacity: ws[i].rowCount) }
+        defer { pointers.forEach { $0.deallocate() } }
+        x.withUnsafeBufferPointer { mm.linear(ws, $0.baseAddress!, pointers, n: 1) }
+        for i in ws.indices {
+            outs[i] = Array(UnsafeBufferPointer(start: pointers[i], count: ws[i].rowCount))
+            let alone = run(MatMul(threads: 1), ws[i], x, n: 1)
+            #expect(outs[i] == alone, "\(types[i]) (matrix \(i)) on \(threads) threads")
+        }
+    }
+}

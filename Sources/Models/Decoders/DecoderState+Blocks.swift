@@ -120,9 +120,7 @@ extension DecoderState {
     /// The query, key and value projections of `h` (n rows), plus their biases when the layer
     /// has them (Qwen 2), into q, k and v.
     func projectQueryKeyValue(layer l: Int, _ w: DecoderLayerWeights, _ h: UnsafePointer<Float>, n: Int) {
-        linear(.query, layer: l, w, h, q, n: n)
-        linear(.key, layer: l, w, h, k, n: n)
-        linear(.value, layer: l, w, h, v, n: n)
+        linear([.query, .key, .value], layer: l, w, h, [q, k, v], n: n)
         if let bq = w.queryBias, let bk = w.keyBias, let bv = w.valueBias {
             addBias(q, bq, rows: n, width: config.queryDim)
             addBias(k, bk, rows: n, width: config.kvDim)
@@ -147,8 +145,7 @@ extension DecoderState {
     func feedForward(layer l: Int, _ w: DecoderLayerWeights, n: Int, activation: Activation) {
         let d = config.embeddingLength
         rmsNorm(x, w.ffnNorm, xb, rows: n, width: d)
-        linear(.gate, layer: l, w, xb, gate, n: n)
-        linear(.up, layer: l, w, xb, up, n: n)
+        linear([.gate, .up], layer: l, w, xb, [gate, up], n: n)
         gatedActivation(activation, count: n * config.feedForwardLength)
         linear(.down, layer: l, w, gate, proj, n: n)
         if let post = w.postFFNNorm { rmsNorm(proj, post, proj, rows: n, width: d) }

@@ -32,6 +32,20 @@ extension DecoderState {
     func linear(_ matrix: LayerMatrix, layer: Int, _ w: DecoderLayerWeights,
                 _ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, n: Int) {
         matmul.linear(w[matrix: matrix], x, out, n: n)
+        addAdapters(matrix, layer: layer, x, out, n: n)
+    }
+
+    /// `linear` for matrices that read the same input `x` (a layer's query, key and value; its
+    /// gate and up): the base products as one `MatMul` call, then each matrix's adapters.
+    func linear(_ matrices: [LayerMatrix], layer: Int, _ w: DecoderLayerWeights,
+                _ x: UnsafePointer<Float>, _ outs: [UnsafeMutablePointer<Float>], n: Int) {
+        matmul.linear(matrices.map { w[matrix: $0] }, x, outs, n: n)
+        for (matrix, out) in zip(matrices, outs) { addAdapters(matrix, layer: layer, x, out, n: n) }
+    }
+
+    /// out += every active adapter's multiplier · B·(A·x) for `matrix` of layer `layer`.
+    private func addAdapters(_ matrix: LayerMatrix, layer: Int, _ x: UnsafePointer<Float>,
+                             _ out: UnsafeMutablePointer<Float>, n: Int) {
         if adapters.isEmpty { return }
         for applied in adapters {
             guard let p = applied.adapter.pair(layer: layer, matrix) else { continue }
