@@ -19,6 +19,7 @@
 #include <string.h>
 #include "blocks.h"
 #include "gemm.h"
+#include "od_lora.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 void odk_quantize_q8_0_avx2(const float *x, void *dst, int64_t k);
@@ -381,10 +382,49 @@ static void check_vector_ops(tally *t) {
 #endif
 }
 
+/// A LoRA up projection (od_lora_up_f16) at the tier in use against its scalar twin: ranks 8
+/// and 16, output counts with and without a remainder past the groups of eight.
+static void check_lora_up(tally *t) {
+    static const int64_t ranks[] = {8, 16}, outs[] = {8, 13, 579};
+    t->kernels++;
+    for (int ri = 0; ri < 2; ri++) {
+        for (int oi = 0; oi < 3; oi++) {
+            int64_t rank = ranks[ri], n = outs[oi], full = n & ~(int64_t)7;
+            uint16_t *rows = malloc((size_t)(n * rank) * 2), *blocked = malloc((size_t)(n * rank) * 2 + 2);
+            float *mid = malloc((size_t)rank * 4), *got = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
+            for (int64_t i = 0; i < n * rank; i++) rows[i] = odk_fp32_to_fp16(uniform(-1, 1) * 0.05f);
+            for (int64_t j = 0; j < full; j++)
+                for (int64_t k = 0; k < rank; k++) blocked[((j / 8) * rank + k) * 8 + j % 8] = rows[j * rank + k];
+            for (int64_t k = 0; k < rank; k++) mid[k] = uniform(-4, 4);
+            float *ref = malloc((size_t)n * 4);
+            for (int64_t j = 0; j < n; j++) got[j] = want[j] = ref[j] = uniform(-1, 1);
+            float scale = uniform(0.1f, 2);
+            od_lora_up_f16(blocked, rows, mid, rank, n, scale, got);
+            od_lora_up_f16_scalar(blocked, rows, mid, rank, n, scale, want);
+            char what[64];
+            snprintf(what, sizeof what, "od_lora_up_f16 rank %lld n %lld", (long long)rank, (long long)n);
+            record(t, what, got, want, (int)n, 0);
+            // The scalar twin against B's own rows, summed in double: the regrouping is right.
+            for (int64_t j = 0; j < n; j++) {
+                double s = 0;
+                for (int64_t k = 0; k < rank; k++) s += (double)mid[k] * odk_fp16_to_fp32(rows[j * rank + k]);
+                ref[j] = (float)(ref[j] + scale * s);
+            }
+            snprintf(what, sizeof what, "od_lora_up_f16_scalar rank %lld n %lld", (long long)rank, (long long)n);
+            record(t, what, want, ref, (int)n, 0);
+            free(ref);
+            free(rows), free(blocked), free(mid), free(got), free(want);
+        }
+    }
+}
+
 /// The public entry points at the tier in use: odk_vec_dot, odk_matmul_rows and on x86 the
 /// prefill GEMM (odd row and token counts, so pair and four-row kernels meet their tails)
 /// against the scalar kernel.
+static void check_lora_up(tally *t);
+
 static void check_dispatch(tally *t) {
+    check_lora_up(t);
     enum { R = 7, TK = 19 };
     for (int ti = 0; ti < N_TYPES; ti++) {
         const wtype *ty = &types[ti];

@@ -13,3 +13,4 @@
 #include "od_conv1d.h"
 #include "od_gated.h"
 #include "od_pool.h"
+#include "od_lora.h"

@@ -63,14 +63,25 @@ extension DecoderState {
                 input = x
             }
             if n < matmul.gemmFromRows {
-                // Decoding: both products through the matrix-vector kernels, which stream the
-                // thin F16 matrices once (a GEMM call packs them first, which costs more than the
-                // product itself at one token). `s.input` is free again after A·x, so it takes B's
-                // output, and the multiplier is applied as it is added, as llama.cpp scales B·(A·x).
+                // Decoding: A·x through the matrix-vector kernels, which stream the thin F16
+                // matrix once (a GEMM call packs it first, which costs more than the product
+                // itself at one token). An F16 B·(A·x) then streams B once, regrouped by eights,
+                // and adds multiplier · B·(A·x) into out, as llama.cpp scales B·(A·x); an F32 B
+                // takes the matrix-vector kernels into `s.input`, free again after A·x.
                 matmul.linear(p.a, input, s.mid, n: n)
                 if p.b.type == .f16 { od_round_to_f16(s.mid, n * p.rank) }
-                matmul.linear(p.b, s.mid, s.input, n: n)
-                VectorMath.addScaled(s.input, multiplier, into: out, count: n * p.outputs)
+                if let blockedRows = p.blockedRows {
+                    let rows = p.b.data.assumingMemoryBound(to: UInt16.self)
+                    blockedRows.withUnsafeBufferPointer { blocked in
+                        for t in 0..<n {
+                            od_lora_up_f16(blocked.baseAddress!, rows, s.mid + t * p.rank, Int64(p.rank), Int64(p.outputs), multiplier,
+                                           out + t * p.outputs)
+                        }
+                    }
+                } else {
+                    matmul.linear(p.b, s.mid, s.input, n: n)
+                    VectorMath.addScaled(s.input, multiplier, into: out, count: n * p.outputs)
+                }
                 continue
             }
             // Prompt batches: rank-r products are too thin for the row-split matrix-vector path

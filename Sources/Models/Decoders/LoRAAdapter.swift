@@ -20,9 +20,29 @@ package final class LoRAAdapter: Sendable {
     package struct Pair: Sendable {
         package let a: TensorView   // [in, r]
         package let b: TensorView   // [r, out]
+        /// An F16 B's first `outputs & ~7` rows eight at a time, rank-major within each eight:
+        /// the one stream a decoded token's B·(A·x) reads (`od_lora_up_f16`). nil for an F32 B.
+        package let blockedRows: [UInt16]?
         package var rank: Int { b.rowLength }
         package var inputs: Int { a.rowLength }
         package var outputs: Int { b.rowCount }
+
+        init(a: TensorView, b: TensorView) {
+            self.a = a
+            self.b = b
+            guard b.type == .f16 else {
+                blockedRows = nil
+                return
+            }
+            let rank = b.rowLength, full = b.rowCount & ~7
+            let halves = b.data.assumingMemoryBound(to: UInt16.self)
+            blockedRows = [UInt16](unsafeUninitializedCapacity: full * rank) { blocked, count in
+                for j in 0..<full {
+                    for k in 0..<rank { blocked[((j / 8) * rank + k) * 8 + j % 8] = halves[j * rank + k] }
+                }
+                count = full * rank
+            }
+        }
     }
 
     /// A label for logs and reports (the file's base name unless given).
@@ -89,7 +109,10 @@ package final class LoRAAdapter: Sendable {
     package var maxRank: Int { pairs.reduce(0) { max($0, $1?.rank ?? 0) } }
 
     /// Bytes of adapter tensors mapped (for residency).
-    package var byteCount: Int { pairs.reduce(0) { $0 + ($1.map { $0.a.byteCount + $0.b.byteCount } ?? 0) } }
+    package var byteCount: Int { pairs.reduce(0) { $0 + ($1.map { $0.a.byteCount + $0.b.byteCount } ?? 0) } + heapBytes }
+
+    /// Memory the adapter holds beside its mapped file: every F16 B, regrouped.
+    package var heapBytes: Int { pairs.reduce(0) { $0 + ($1?.blockedRows?.count ?? 0) * MemoryLayout<UInt16>.size } }
 
     /// The multiplier of B·(A·x) for a pair of `rank` at user `scale` (llama.cpp's rule).
     @inline(__always) package func multiplier(scale: Float, rank: Int) -> Float {

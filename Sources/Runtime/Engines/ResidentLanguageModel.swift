@@ -53,8 +53,8 @@ package final class ResidentLanguageModel: ResidentModel {
         mappedBytes + heapBytes + pool.withLock { $0.stateBytes } + adapterBytes + promptCache.byteCount
     }
 
-    /// Bytes of the adapter files mapped for this model.
-    package var adapterBytes: Int { adapters.withLock { $0.values.reduce(0) { $0 + $1.file.region.count } } }
+    /// Bytes of the adapter files mapped for this model, and what each holds beside its file.
+    package var adapterBytes: Int { adapters.withLock { $0.values.reduce(0) { $0 + $1.file.region.count + $1.heapBytes } } }
 
     /// The adapter at `path`, loaded and checked against this model on first use.
     package func adapter(path: String) throws(EngineError) -> LoRAAdapter {
