@@ -19,6 +19,13 @@ void od_lora_up_f16(const uint16_t *blocked, const uint16_t *rows, const float *
 void od_lora_up_f16_scalar(const uint16_t *blocked, const uint16_t *rows, const float *mid, int64_t rank, int64_t n, float scale,
                            float *out);
 
+/// A whole adapted matrix for one decoded token, in one call: mid[k] = dot(row k of an F16 A
+/// ([in, rank] in ggml order: rank rows of `in` values), x) through the dot kernel of the tier in
+/// use, mid rounded to f16 as ggml rounds an F16 product's input, then od_lora_up_f16. `x` is
+/// the input already rounded to f16 values; `mid` is rank floats of scratch.
+void od_lora_apply_f16(const uint16_t *a, int64_t in, int64_t rank, const uint16_t *blocked, const uint16_t *rows, int64_t n,
+                       const float *x, float *mid, float scale, float *out);
+
 #ifdef __cplusplus
 }
 #endif

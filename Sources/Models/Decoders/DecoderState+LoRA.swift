@@ -63,22 +63,23 @@ extension DecoderState {
                 input = x
             }
             if n < matmul.gemmFromRows {
-                // Decoding: A·x through the matrix-vector kernels, which stream the thin F16
-                // matrix once (a GEMM call packs it first, which costs more than the product
-                // itself at one token). An F16 B·(A·x) then streams B once, regrouped by eights,
-                // and adds multiplier · B·(A·x) into out, as llama.cpp scales B·(A·x); an F32 B
-                // takes the matrix-vector kernels into `s.input`, free again after A·x.
-                matmul.linear(p.a, input, s.mid, n: n)
-                if p.b.type == .f16 { od_round_to_f16(s.mid, n * p.rank) }
-                if let blockedRows = p.blockedRows {
-                    let rows = p.b.data.assumingMemoryBound(to: UInt16.self)
+                // Decoding: an F16 pair is one C call per token (`od_lora_apply_f16`): A·x
+                // through the dot kernel, which streams the thin matrix once (a GEMM call packs
+                // it first, which costs more than the product itself at one token), then B,
+                // regrouped by eights, streamed once, adding multiplier · B·(A·x) into out as
+                // llama.cpp scales B·(A·x). Other pairs take the matrix-vector kernels, B's output
+                // into `s.input`, free again after A·x.
+                if let blockedRows = p.blockedRows, p.a.type == .f16 {
+                    let a = p.a.data.assumingMemoryBound(to: UInt16.self), rows = p.b.data.assumingMemoryBound(to: UInt16.self)
                     blockedRows.withUnsafeBufferPointer { blocked in
                         for t in 0..<n {
-                            od_lora_up_f16(blocked.baseAddress!, rows, s.mid + t * p.rank, Int64(p.rank), Int64(p.outputs), multiplier,
-                                           out + t * p.outputs)
+                            od_lora_apply_f16(a, Int64(p.inputs), Int64(p.rank), blocked.baseAddress!, rows, Int64(p.outputs),
+                                              input + t * p.inputs, s.mid + t * p.rank, multiplier, out + t * p.outputs)
                         }
                     }
                 } else {
+                    matmul.linear(p.a, input, s.mid, n: n)
+                    if p.b.type == .f16 { od_round_to_f16(s.mid, n * p.rank) }
                     matmul.linear(p.b, s.mid, s.input, n: n)
                     VectorMath.addScaled(s.input, multiplier, into: out, count: n * p.outputs)
                 }
