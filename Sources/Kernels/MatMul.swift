@@ -156,27 +156,19 @@ package final class MatMul {
             return
         }
         // One quantized input per activation format (Q4_0, Q5_0 and Q8_0 weights share Q8_0's).
-        var formats: [GGMLType] = [], offsets: [Int] = [], total = 0
+        var inputs: [(format: GGMLType, weight: GGMLType, offset: Int)] = [], total = 0
         for w in ws {
             let f = ActivationQuantizer.format(for: w.type)!
-            if f == .f32 || formats.contains(f) { continue }
-            precondition(cols % f.blockSize == 0, "\(w.name): \(cols) columns are not whole \(f) blocks")
-            formats.append(f)
-            offsets.append(total)
+            if f == .f32 || inputs.contains(where: { $0.format == f }) { continue }
+            inputs.append((f, w.type, total))
             total += Self.aligned(ActivationQuantizer.rowBytes(for: w.type, cols: cols))
         }
         let buffer = scratch(bytes: max(total, 1))
+        for i in inputs { ActivationQuantizer.quantize(for: i.weight, x, buffer + i.offset, cols: cols) }
         var segments: [Segment] = [], start = 0
         for (w, out) in zip(ws, outs) {
             let f = ActivationQuantizer.format(for: w.type)!
-            let act: UnsafeRawPointer
-            if f == .f32 {
-                act = UnsafeRawPointer(x)
-            } else {
-                let i = formats.firstIndex(of: f)!
-                act = UnsafeRawPointer(buffer + offsets[i])
-                if !segments.contains(where: { $0.act == act }) { ActivationQuantizer.quantize(for: w.type, x, buffer + offsets[i], cols: cols) }
-            }
+            let act = f == .f32 ? UnsafeRawPointer(x) : UnsafeRawPointer(buffer + inputs.first { $0.format == f }!.offset)
             segments.append(Segment(type: Int32(bitPattern: w.type.rawValue), weights: w.data, rowBytes: w.rowBytes, rows: w.rowCount,
                                     act: act, actRowBytes: ActivationQuantizer.rowBytes(for: w.type, cols: cols), out: out, start: start))
             start += w.rowCount * w.rowBytes

@@ -69,7 +69,7 @@ extension DecoderState {
                 // regrouped by eights, streamed once, adding multiplier · B·(A·x) into out as
                 // llama.cpp scales B·(A·x). Other pairs take the matrix-vector kernels, B's output
                 // into `s.input`, free again after A·x.
-                if let blockedRows = p.blockedRows, p.a.type == .f16 {
+                if let blockedRows = p.blockedRows {
                     let a = p.a.data.assumingMemoryBound(to: UInt16.self), rows = p.b.data.assumingMemoryBound(to: UInt16.self)
                     blockedRows.withUnsafeBufferPointer { blocked in
                         for t in 0..<n {

@@ -20,8 +20,9 @@ package final class LoRAAdapter: Sendable {
     package struct Pair: Sendable {
         package let a: TensorView   // [in, r]
         package let b: TensorView   // [r, out]
-        /// An F16 B's first `outputs & ~7` rows eight at a time, rank-major within each eight:
-        /// the one stream a decoded token's B·(A·x) reads (`od_lora_up_f16`). nil for an F32 B.
+        /// B's first `outputs & ~7` rows eight at a time, rank-major within each eight: the one
+        /// stream a decoded token's B·(A·x) reads (`od_lora_apply_f16`). nil unless A and B are
+        /// both F16 (the only pairs that path takes).
         package let blockedRows: [UInt16]?
         package var rank: Int { b.rowLength }
         package var inputs: Int { a.rowLength }
@@ -30,7 +31,7 @@ package final class LoRAAdapter: Sendable {
         init(a: TensorView, b: TensorView) {
             self.a = a
             self.b = b
-            guard b.type == .f16 else {
+            guard a.type == .f16, b.type == .f16 else {
                 blockedRows = nil
                 return
             }
@@ -108,10 +109,10 @@ package final class LoRAAdapter: Sendable {
     /// The largest rank of any pair (sizes the session's scratch).
     package var maxRank: Int { pairs.reduce(0) { max($0, $1?.rank ?? 0) } }
 
-    /// Bytes of adapter tensors mapped (for residency).
+    /// Bytes of adapter tensors mapped, plus the regrouped copies (for residency).
     package var byteCount: Int { pairs.reduce(0) { $0 + ($1.map { $0.a.byteCount + $0.b.byteCount } ?? 0) } + heapBytes }
 
-    /// Memory the adapter holds beside its mapped file: every F16 B, regrouped.
+    /// Memory the adapter holds beside its mapped file: the regrouped B of every F16 pair.
     package var heapBytes: Int { pairs.reduce(0) { $0 + ($1?.blockedRows?.count ?? 0) * MemoryLayout<UInt16>.size } }
 
     /// The multiplier of B·(A·x) for a pair of `rank` at user `scale` (llama.cpp's rule).
