@@ -108,10 +108,10 @@ import TestSupport
 
     @Test(arguments: ["generate", "chat", "summarize", "translate", "proofread"])
     func `cancelling a stream stops decoding and returns the session`(_ op: String) async throws {
-        let ai = try Self.instance()
+        let ai = try Self.instance(context: 8192)
         var o = TextOptions.greedy
-        o.maxTokens = 2000
-        o.ignoreEndOfGeneration = true  // without cancellation every op would decode 2000 tokens
+        o.maxTokens = 4000
+        o.ignoreEndOfGeneration = true  // without cancellation every op would decode 4000 tokens
         let text = "Write a long story about a lighthouse keeper and the storm that changed his life."
         let stream: AsyncThrowingStream<TextEvent, Error> = switch op {
         case "generate": ai.generateStream(text, options: o)
@@ -139,10 +139,13 @@ import TestSupport
             waited += 1
         }
         #expect(try await ai.activeLeases() == 0)
-        // Far fewer than the 2000 tokens an uncancelled op decodes: the pooled session's cache
-        // holds what was decoded. (How many depends on when the consumer's cancellation is
-        // scheduled on a loaded machine; the bound proves decoding stopped.)
+        // The pooled session's cache holds the prompt and what was decoded: fewer than the
+        // 4000 tokens an uncancelled op decodes, so decoding stopped. How many it decoded depends
+        // on when the cancelling consumer gets a thread: while other suites hold the test
+        // process's cooperative pool that has taken seconds (1269 tokens once at 2000 and a
+        // bound of 1000), so the bound is the whole run, not a count of tokens.
         let cached = try await ai.pooledCachedTokens()
-        #expect(!cached.isEmpty && cached.allSatisfy { $0 < 1000 }, "\(cached)")
+        #expect(!cached.isEmpty && cached.allSatisfy { $0 < o.maxTokens }, "\(cached)")
+        print("[ops] \(op) cancelled after 2 partials: \(cached) tokens in the pooled cache")
     }
 }
