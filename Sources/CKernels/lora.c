@@ -1,11 +1,32 @@
-// A LoRA adapter's B·(A·x) for one decoded token (see od_lora.h). B is [rank, out] in ggml
-// order: out rows of rank (8 or 16) elements. Through the matrix-vector kernels that is a call
-// per 8-element row, which cost a rank-8 adapter 11-17% of SmolLM2's one-thread decode once that
-// reached 250 tokens/s; here eight outputs take one FMA per rank from one contiguous f16 stream.
+// A LoRA adapter's low-rank products for decoded tokens (see od_lora.h). A is [in, rank] in
+// ggml order (rank rows of `in`), B is [rank, out] (out rows of rank, 8 or 16 elements). Through
+// the matrix-vector kernels each A row and each 8-element B row was a call of its own over a few
+// cold cache lines: a rank-8 adapter (5% of SmolLM2's bytes) cost 8-13% of one-thread decode
+// with its kernels streaming about 13 GB/s. Here the rows of every A that reads one input are
+// summed eight at a time over a single pass of x, B's outputs come eight at a time from one
+// contiguous stream, and both prefetch what comes next in the caller's packed buffer.
 #include "od_lora.h"
 #include "blocks.h"
 #include "od_attention.h"
 #include "od_kernels.h"
+
+/// Bytes a kernel reaches ahead in the packed stream it reads.
+#ifndef LORA_AHEAD
+#define LORA_AHEAD 8192
+#endif
+
+static float rounded(float v) { return odk_fp16_to_fp32(odk_fp32_to_fp16(v)); }
+
+/// Element (r, i) of A in the blocked layout od_lora_down_f16 reads.
+static inline int64_t blocked_at(int64_t in, int64_t r, int64_t i) { return ((r / 8) * (in / 16) + i / 16) * 128 + (r % 8) * 16 + i % 16; }
+
+static void lora_down_scalar(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid) {
+    for (int64_t r = 0; r < rows; r++) {
+        float s = 0;
+        for (int64_t i = 0; i < in; i++) s += odk_fp16_to_fp32(a[blocked_at(in, r, i)]) * rounded(x[i]);
+        mid[r] = rounded(s);
+    }
+}
 
 static float row_sum(const uint16_t *row, const float *mid, int64_t rank) {
     float s = 0;
@@ -28,12 +49,58 @@ static void lora_up_scalar(const uint16_t *blocked, const uint16_t *rows, const 
 #if defined(__x86_64__) || defined(_M_X64)
 #include "simd.h"
 
+/// Asks for the first `bytes` (at most LORA_AHEAD) at p at once: a cold group's first lines.
+AVX2_FN static void prefetch_start(const void *p, int64_t bytes) {
+    if (bytes > LORA_AHEAD) bytes = LORA_AHEAD;
+    for (int64_t o = 0; o < bytes; o += 64) _mm_prefetch((const char *)p + o, _MM_HINT_T0);
+}
+
+/// Eight rows of blocked A against x: eight accumulators over one pass of x (each element
+/// rounded to f16 once), reading 256 contiguous bytes per 16 elements and prefetching
+/// LORA_AHEAD past them, into the next rows or whatever follows A (the group's B's).
+AVX512_FN static void down8_avx512(const uint16_t *p, int64_t in, const float *x, float *mid) {
+    __m512 s[8];
+    for (int k = 0; k < 8; k++) s[k] = _mm512_setzero_ps();
+    for (int64_t i = 0; i < in; i += 16, p += 128) {
+        for (int o = 0; o < 256; o += 64) _mm_prefetch((const char *)p + LORA_AHEAD + o, _MM_HINT_T0);
+        __m512 xv = _mm512_cvtph_ps(_mm512_cvtps_ph(_mm512_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#pragma clang loop unroll(full)
+        for (int k = 0; k < 8; k++) s[k] = _mm512_fmadd_ps(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(p + 16 * k))), xv, s[k]);
+    }
+    for (int k = 0; k < 8; k++) mid[k] = _mm512_reduce_add_ps(s[k]);
+}
+
+AVX2_FN static void down8_avx2(const uint16_t *p, int64_t in, const float *x, float *mid) {
+    __m256 s[8];
+    for (int k = 0; k < 8; k++) s[k] = _mm256_setzero_ps();
+    for (int64_t i = 0; i < in; i += 16, p += 128) {
+        for (int o = 0; o < 256; o += 64) _mm_prefetch((const char *)p + LORA_AHEAD + o, _MM_HINT_T0);
+        for (int h = 0; h < 16; h += 8) {
+            __m256 xv = _mm256_cvtph_ps(_mm256_cvtps_ph(_mm256_loadu_ps(x + i + h), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#pragma clang loop unroll(full)
+            for (int k = 0; k < 8; k++)
+                s[k] = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(p + 16 * k + h))), xv, s[k]);
+        }
+    }
+    for (int k = 0; k < 8; k++) mid[k] = hsum_ps(s[k]);
+}
+
+AVX2_FN static void lora_down_x86(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid, int wide) {
+    prefetch_start(a, rows * in * 2);
+    for (int64_t r = 0; r < rows; r += 8) {
+        if (wide) down8_avx512(a + r * in, in, x, mid + r);
+        else down8_avx2(a + r * in, in, x, mid + r);
+    }
+    od_round_to_f16(mid, (size_t)rows);
+}
+
 AVX2_FN static void lora_up_avx2(const uint16_t *blocked, const uint16_t *rows, const float *mid, int64_t rank, int64_t n,
                                  float scale, float *out) {
     int64_t full = n & ~(int64_t)7;
     const uint16_t *g = blocked;
+    prefetch_start(g, full * rank * 2);
     for (int64_t j = 0; j < full; j += 8, g += rank * 8) {
-        _mm_prefetch((const char *)(g + 8 * rank) + 2048, _MM_HINT_T0);
+        for (int64_t o = 0; o < rank * 16; o += 64) _mm_prefetch((const char *)g + LORA_AHEAD + o, _MM_HINT_T0);
         __m256 s = _mm256_setzero_ps();
         for (int64_t k = 0; k < rank; k++)
             s = _mm256_fmadd_ps(_mm256_set1_ps(mid[k]), _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(g + 8 * k))), s);
@@ -59,9 +126,16 @@ void od_lora_up_f16_scalar(const uint16_t *blocked, const uint16_t *rows, const 
     lora_up_scalar(blocked, rows, mid, rank, n, scale, out);
 }
 
-void od_lora_apply_f16(const uint16_t *a, int64_t in, int64_t rank, const uint16_t *blocked, const uint16_t *rows, int64_t n,
-                       const float *x, float *mid, float scale, float *out) {
-    for (int64_t k = 0; k < rank; k++) mid[k] = odk_vec_dot(T_F16, in, a + k * in, x);
-    od_round_to_f16(mid, (size_t)rank);
-    od_lora_up_f16(blocked, rows, mid, rank, n, scale, out);
+void od_lora_down_f16(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid) {
+#if defined(__x86_64__) || defined(_M_X64)
+    if (odk_has_avx2()) {
+        lora_down_x86(a, in, rows, x, mid, odk_has_avx512());
+        return;
+    }
+#endif
+    lora_down_scalar(a, in, rows, x, mid);
+}
+
+void od_lora_down_f16_scalar(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid) {
+    lora_down_scalar(a, in, rows, x, mid);
 }

@@ -188,14 +188,8 @@ package final class DecodeBatcher: @unchecked Sendable {
         // A step keeps to the matrix-vector kernels up to the row count where the GEMM starts to
         // win, which the kernel tier gives per weight type (MatMul): the rest of a prompt the
         // cache did not hold, or a prompt chunk joining decoding rows, is most of a request's
-        // time to first token, and is mostly a few tokens. A prompt alone on a sequence with
-        // adapters keeps the prompt rule (the GEMM from `gemmMinTokens`): the threshold also
-        // picks how the adapters' thin products are summed (DecoderState+LoRA), and the prompt
-        // form is the one whose continuations track llama.cpp's (LoRAGoldenTests).
-        let alonePrompt = step.parts.count == 1 && step.parts[0].count > 1
-        if !alonePrompt || scratch.adapters.isEmpty {
-            scratch.matmul.gemmFromRows = max(MatMul.gemmMinTokens, MatMul.decodeStepMatrixVectorRows)
-        }
+        // time to first token, and is mostly a few tokens.
+        scratch.matmul.gemmFromRows = max(MatMul.gemmMinTokens, MatMul.decodeStepMatrixVectorRows)
         defer { scratch.matmul.gemmFromRows = MatMul.gemmMinTokens }
         tokens.withUnsafeBufferPointer { step.parts[0].request.model.forward($0, rows: rows, scratch: scratch, allLogits: nil) }
     }

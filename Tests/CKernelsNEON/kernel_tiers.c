@@ -412,28 +412,31 @@ static void check_lora_up(tally *t) {
             }
             snprintf(what, sizeof what, "od_lora_up_f16_scalar rank %lld n %lld", (long long)rank, (long long)n);
             record(t, what, want, ref, (int)n, 0);
-            // The whole pair: A·x (x already f16 values), mid rounded to f16, then the above.
-            // A flip in mid's f16 rounding moves an output by about 1e-3 of the sum.
-            int64_t in = 96 + 3 * ri;
-            uint16_t *a = malloc((size_t)(in * rank) * 2);
-            float *x = malloc((size_t)in * 4), *m = malloc((size_t)rank * 4);
-            for (int64_t i = 0; i < in * rank; i++) a[i] = odk_fp32_to_fp16(uniform(-1, 1) * 0.1f);
-            for (int64_t i = 0; i < in; i++) x[i] = odk_fp16_to_fp32(odk_fp32_to_fp16(uniform(-2, 2)));
-            for (int64_t j = 0; j < n; j++) got[j] = ref[j] = uniform(-1, 1);
-            od_lora_apply_f16(a, in, rank, blocked, rows, n, x, m, scale, got);
-            for (int64_t k = 0; k < rank; k++) {
+            // A·x for stacked A's (a layer's query, key and value: three ranks of rows), x
+            // rounded to f16 by the kernel, each result rounded to f16: the tier in use and the
+            // scalar twin against sums in double. A flip in a result's f16 rounding moves it by
+            // about 1e-3 of its size.
+            int64_t in = 96 + 16 * ri + 32 * oi, stacked = rank * (1 + oi);
+            uint16_t *a = malloc((size_t)(in * stacked) * 2), *ab = malloc((size_t)(in * stacked) * 2);
+            float *x = malloc((size_t)in * 4), *m = malloc((size_t)stacked * 4), *ms = malloc((size_t)stacked * 4),
+                  *mref = malloc((size_t)stacked * 4);
+            for (int64_t i = 0; i < in * stacked; i++) a[i] = odk_fp32_to_fp16(uniform(-1, 1) * 0.1f);
+            for (int64_t i = 0; i < in; i++) x[i] = uniform(-2, 2);
+            for (int64_t k = 0; k < stacked; k++) {
                 double d = 0;
-                for (int64_t i = 0; i < in; i++) d += (double)odk_fp16_to_fp32(a[k * in + i]) * x[i];
-                m[k] = odk_fp16_to_fp32(odk_fp32_to_fp16((float)d));
+                for (int64_t i = 0; i < in; i++) d += (double)odk_fp16_to_fp32(a[k * in + i]) * odk_fp16_to_fp32(odk_fp32_to_fp16(x[i]));
+                mref[k] = odk_fp16_to_fp32(odk_fp32_to_fp16((float)d));
             }
-            for (int64_t j = 0; j < n; j++) {
-                double d = 0;
-                for (int64_t k = 0; k < rank; k++) d += (double)m[k] * odk_fp16_to_fp32(rows[j * rank + k]);
-                ref[j] = (float)(ref[j] + scale * d);
-            }
-            snprintf(what, sizeof what, "od_lora_apply_f16 rank %lld n %lld", (long long)rank, (long long)n);
-            record_tol(t, what, got, ref, (int)n, 0, 2e-3);
-            free(a), free(x), free(m), free(ref);
+            // The kernels read A blocked (od_lora.h); the reference reads it by rows.
+            for (int64_t k = 0; k < stacked; k++)
+                for (int64_t i = 0; i < in; i++) ab[((k / 8) * (in / 16) + i / 16) * 128 + (k % 8) * 16 + i % 16] = a[k * in + i];
+            od_lora_down_f16(ab, in, stacked, x, m);
+            od_lora_down_f16_scalar(ab, in, stacked, x, ms);
+            snprintf(what, sizeof what, "od_lora_down_f16 rows %lld in %lld", (long long)stacked, (long long)in);
+            record_tol(t, what, m, mref, (int)stacked, 0, 2e-3);
+            snprintf(what, sizeof what, "od_lora_down_f16_scalar rows %lld in %lld", (long long)stacked, (long long)in);
+            record_tol(t, what, ms, mref, (int)stacked, 0, 2e-3);
+            free(a), free(ab), free(x), free(m), free(ms), free(mref), free(ref);
             free(rows), free(blocked), free(mid), free(got), free(want);
         }
     }

@@ -1,3 +1,4 @@
+import Tensor
 import Foundation
 import Models
 import StructuredOutput
@@ -8,15 +9,21 @@ import TextGeneration
 /// LoRA adapters on tiny F32 models: the run-time delta equals merging B·A into the weights,
 /// removing an adapter restores the base bit for bit, and bad adapters are typed errors.
 @Suite struct LoRAAdapterTests {
-    static func adapter(for base: GGUFWriter, rank: Int, alpha: Float, seed: UInt64,
+    static func adapter(for base: GGUFWriter, rank: Int, alpha: Float, seed: UInt64, f16: Bool = false,
                         architecture: String = "llama", edit: (inout GGUFWriter) -> Void = { _ in }) -> GGUFWriter {
-        GGUFWriter.loraAdapter(for: base, rank: rank, alpha: alpha, seed: seed, architecture: architecture, edit: edit)
+        GGUFWriter.loraAdapter(for: base, rank: rank, alpha: alpha, seed: seed, f16: f16, architecture: architecture, edit: edit)
     }
 
     static func floats(_ bytes: [UInt8]) -> [Float] {
         stride(from: 0, to: bytes.count, by: 4).map {
             Float(bitPattern: UInt32(bytes[$0]) | UInt32(bytes[$0 + 1]) << 8 | UInt32(bytes[$0 + 2]) << 16 | UInt32(bytes[$0 + 3]) << 24)
         }
+    }
+
+    /// A tensor's values, F32 or F16.
+    static func values(_ t: GGUFWriter.Tensor) -> [Float] {
+        guard t.rawType == GGMLType.f16.rawValue else { return floats(t.data) }
+        return stride(from: 0, to: t.data.count, by: 2).map { Float(Float16(bitPattern: UInt16(t.data[$0]) | UInt16(t.data[$0 + 1]) << 8)) }
     }
 
     /// `base` with multiplier · B·A added into every adapted weight (what llama.cpp's export-lora does).
@@ -29,7 +36,7 @@ import TextGeneration
             for (adapter, multiplier) in adapters {
                 guard let a = adapter.tensors.first(where: { $0.name == t.name + ".lora_a" }),
                       let b = adapter.tensors.first(where: { $0.name == t.name + ".lora_b" }) else { continue }
-                let av = floats(a.data), bv = floats(b.data), rank = Int(a.dims[1])
+                let av = values(a), bv = values(b), rank = Int(a.dims[1])
                 for o in 0..<Int(t.dims[1]) {
                     for x in 0..<inputs {
                         var s: Float = 0
@@ -75,6 +82,38 @@ import TextGeneration
             let moved = zip(got, plain).map { abs($0 - $1) }.max() ?? 0
             #expect(worst < 1e-3, "max |adapter - merged| = \(worst)")
             #expect(moved > 0.05, "the adapter must change the logits (moved \(moved))")
+        }
+    }
+
+    /// F16 pairs run packed (`LoRAPacking`: A's stacked and blocked, ranks padded to eight, B
+    /// regrouped); the products round the input and A·x to f16 as ggml does, so they equal the
+    /// merged weights to about 1e-3 of what the adapters move. A pair packed in the wrong order
+    /// moves the logits by as much as the adapter does.
+    @Test(arguments: [1, 2])
+    func `F16 adapters run packed and equal merging B·A, token by token and as a prompt`(threads: Int) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = TinyModel().writer()
+        let a1 = Self.adapter(for: base, rank: 2, alpha: 4, seed: 11, f16: true), a2 = Self.adapter(for: base, rank: 9, alpha: 0, seed: 12, f16: true)
+        let model = try LanguageModel(path: try base.write(in: dir, name: "base.gguf"))
+        let x1 = try model.loadAdapter(path: try a1.write(in: dir, name: "a1.gguf"))
+        let x2 = try model.loadAdapter(path: try a2.write(in: dir, name: "a2.gguf"))
+        #expect(x1.packed != nil && x2.packed != nil && x1.heapBytes > 0)
+        let merged = try LanguageModel(path: try Self.merged(base, [(a1, 2), (a2, 0.7)]).write(in: dir, name: "m.gguf"))
+        let adapters = [ScaledAdapter(x1, scale: 1), ScaledAdapter(x2, scale: 0.7)]
+        let want = try Self.logits(merged, tokens), plain = try Self.logits(model, tokens)
+        let moved = zip(want, plain).map { abs($0 - $1) }.max() ?? 0
+        #expect(moved > 0.05, "the adapters must change the logits (moved \(moved))")
+        let prompt = Session(model: model, contextLength: 32, threads: threads)
+        let stepped = Session(model: model, contextLength: 32, threads: threads)
+        try prompt.setAdapters(adapters)
+        try stepped.setAdapters(adapters)
+        try prompt.evaluate(tokens[...])
+        for t in tokens { try stepped.evaluate([t][...]) }
+        for (name, s) in [("prompt", prompt), ("token by token", stepped)] {
+            let got = Array(UnsafeBufferPointer(start: s.logits, count: s.vocabularySize))
+            let worst = zip(got, want).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst < 2e-3 * max(1, moved), "\(name), \(threads) threads: max |adapter - merged| = \(worst), adapters moved \(moved)")
         }
     }
 

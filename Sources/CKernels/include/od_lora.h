@@ -1,4 +1,4 @@
-// The up projection of a LoRA adapter for one decoded token.
+// The low-rank products of a LoRA adapter.
 #ifndef ONDEVICE_LORA_H
 #define ONDEVICE_LORA_H
 #include <stdint.h>
@@ -19,12 +19,16 @@ void od_lora_up_f16(const uint16_t *blocked, const uint16_t *rows, const float *
 void od_lora_up_f16_scalar(const uint16_t *blocked, const uint16_t *rows, const float *mid, int64_t rank, int64_t n, float scale,
                            float *out);
 
-/// A whole adapted matrix for one decoded token, in one call: mid[k] = dot(row k of an F16 A
-/// ([in, rank] in ggml order: rank rows of `in` values), x) through the dot kernel of the tier in
-/// use, mid rounded to f16 as ggml rounds an F16 product's input, then od_lora_up_f16. `x` is
-/// the input already rounded to f16 values; `mid` is rank floats of scratch.
-void od_lora_apply_f16(const uint16_t *a, int64_t in, int64_t rank, const uint16_t *blocked, const uint16_t *rows, int64_t n,
-                       const float *x, float *mid, float scale, float *out);
+/// mid[r] = A·x for the `rows` rows of an F16 A with `in` values each (several A's that read the
+/// same input stacked), every element of x rounded to f16 as read and every result rounded to
+/// f16, as ggml rounds an F16 product's input. `rows` is a multiple of 8 and `in` of 16, and A is
+/// blocked so that one pass reads it front to back: rows eight at a time, within each eight x's
+/// elements sixteen at a time, within those row by row — element (r, i) at
+/// ((r / 8) * (in / 16) + i / 16) * 128 + (r % 8) * 16 + i % 16. What follows A in memory (the
+/// caller's packed B's) is prefetched while it runs. AVX-512 or AVX2/F16C where the CPU has it.
+void od_lora_down_f16(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid);
+/// The portable twin of od_lora_down_f16 (sums in element order).
+void od_lora_down_f16_scalar(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid);
 
 #ifdef __cplusplus
 }

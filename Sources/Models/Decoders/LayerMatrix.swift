@@ -11,6 +11,10 @@ package enum LayerMatrix: String, CaseIterable, Sendable {
     case up = "ffn_up"
     case down = "ffn_down"
 
+    /// The matrices a layer multiplies by one input, in the order a decoder layer uses them:
+    /// query, key and value; the attention output; gate and up; down.
+    package static let inputGroups: [[LayerMatrix]] = [[.query, .key, .value], [.output], [.gate, .up], [.down]]
+
     /// Position in `allCases`, for flat per-layer tables.
     package var index: Int {
         switch self {

@@ -16,34 +16,13 @@ import Tensor
 /// Anything else (an unpaired half, a weight the decoder does not have or cannot adapt, a rank
 /// or shape that disagrees with the base) is a `ModelError`, never a silently wrong output.
 package final class LoRAAdapter: Sendable {
-    /// One adapted matrix.
+    /// One adapted matrix, as mapped from the file.
     package struct Pair: Sendable {
         package let a: TensorView   // [in, r]
         package let b: TensorView   // [r, out]
-        /// B's first `outputs & ~7` rows eight at a time, rank-major within each eight: the one
-        /// stream a decoded token's B·(A·x) reads (`od_lora_apply_f16`). nil unless A and B are
-        /// both F16 (the only pairs that path takes).
-        package let blockedRows: [UInt16]?
         package var rank: Int { b.rowLength }
         package var inputs: Int { a.rowLength }
         package var outputs: Int { b.rowCount }
-
-        init(a: TensorView, b: TensorView) {
-            self.a = a
-            self.b = b
-            guard a.type == .f16, b.type == .f16 else {
-                blockedRows = nil
-                return
-            }
-            let rank = b.rowLength, full = b.rowCount & ~7
-            let halves = b.data.assumingMemoryBound(to: UInt16.self)
-            blockedRows = [UInt16](unsafeUninitializedCapacity: full * rank) { blocked, count in
-                for j in 0..<full {
-                    for k in 0..<rank { blocked[((j / 8) * rank + k) * 8 + j % 8] = halves[j * rank + k] }
-                }
-                count = full * rank
-            }
-        }
     }
 
     /// A label for logs and reports (the file's base name unless given).
@@ -54,6 +33,9 @@ package final class LoRAAdapter: Sendable {
     package let alpha: Float
     /// Pairs by `layer * LayerMatrix.allCases.count + matrix.index`; nil where not adapted.
     let pairs: [Pair?]
+    /// The pairs whose A and B are both F16, copied into one buffer in the order a token reads
+    /// them (what every product with this adapter reads); nil when there is none.
+    package let packed: LoRAPacking?
     /// Layers the table covers (the base's layer count at load).
     package let layerCount: Int
 
@@ -96,9 +78,10 @@ package final class LoRAAdapter: Sendable {
         }
         guard table.contains(where: { $0 != nil }) else { throw .adapterEmpty }
         pairs = table
+        packed = LoRAPacking(pairs: table, layerCount: layerCount)
     }
 
-    /// The pair adapting `matrix` of `layer`, if any.
+    /// The pair adapting `matrix` of `layer`, if any (also when it is packed).
     @inline(__always) package func pair(layer: Int, _ matrix: LayerMatrix) -> Pair? {
         pairs[layer * LayerMatrix.allCases.count + matrix.index]
     }
@@ -109,11 +92,21 @@ package final class LoRAAdapter: Sendable {
     /// The largest rank of any pair (sizes the session's scratch).
     package var maxRank: Int { pairs.reduce(0) { max($0, $1?.rank ?? 0) } }
 
-    /// Bytes of adapter tensors mapped, plus the regrouped copies (for residency).
-    package var byteCount: Int { pairs.reduce(0) { $0 + ($1.map { $0.a.byteCount + $0.b.byteCount } ?? 0) } + heapBytes }
+    /// Bytes the adapter's products read (for residency): the packed copy, and the mapped
+    /// tensors of the pairs that are not packed. A packed pair's mapped pages are read once, at
+    /// load.
+    package var byteCount: Int {
+        var bytes = heapBytes
+        for layer in 0..<layerCount {
+            for matrix in LayerMatrix.allCases where packed?.entry(layer: layer, matrix) == nil {
+                if let p = pair(layer: layer, matrix) { bytes += p.a.byteCount + p.b.byteCount }
+            }
+        }
+        return bytes
+    }
 
-    /// Memory the adapter holds beside its mapped file: the regrouped B of every F16 pair.
-    package var heapBytes: Int { pairs.reduce(0) { $0 + ($1?.blockedRows?.count ?? 0) * MemoryLayout<UInt16>.size } }
+    /// Memory the adapter holds beside its mapped file: the packed pairs.
+    package var heapBytes: Int { packed?.byteCount ?? 0 }
 
     /// The multiplier of B·(A·x) for a pair of `rank` at user `scale` (llama.cpp's rule).
     @inline(__always) package func multiplier(scale: Float, rank: Int) -> Float {

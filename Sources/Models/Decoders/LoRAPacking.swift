@@ -1,0 +1,138 @@
+import CKernels
+import Kernels
+
+/// The F16 pairs of a LoRA adapter copied into one buffer in the order a token reads them: per
+/// layer, per group of matrices that read one input (`LayerMatrix.inputGroups`), the group's A's
+/// stacked (each one's rank rows, padded with zero rows to a multiple of 8) in the blocked order
+/// `od_lora_down_f16` reads front to back, then each pair's B as `od_lora_up_f16` reads it (its
+/// first out & ~7 rows eight at a time, rank-major within each eight, then the rest as rows).
+///
+/// The file's tensors lie wherever the converter put them, each a few cache lines that a token's
+/// base weights have long evicted; read one row per call they streamed at about 13 GB/s against
+/// 30 for the base. Here a group's A's take one pass of the input, and every kernel reads one
+/// sequential stream and prefetches what follows it — the next rows, then the group's B's.
+package final class LoRAPacking: @unchecked Sendable {
+    /// Where one pair lies in the buffer (offsets in halves) and its shape.
+    struct Entry {
+        let a: Int
+        let b: Int
+        let rank: Int
+        /// Rows of A as stacked: the rank rounded up to a multiple of 8.
+        let rows: Int
+        let inputs: Int
+        let outputs: Int
+    }
+
+    private let halves: UnsafeMutablePointer<UInt16>
+    private let entries: UnsafeMutablePointer<Entry?>
+    private let entryCount: Int
+    /// Bytes of the buffer.
+    package let byteCount: Int
+    /// The most A rows one group stacks: the width of the scratch a token's A·x needs.
+    package let maxStackedRows: Int
+
+    /// Packs the pairs of `pairs` (by `layer * LayerMatrix.allCases.count + matrix.index`) whose
+    /// A and B are both F16 and whose input is a multiple of 16 wide; nil when there is none.
+    init?(pairs: [LoRAAdapter.Pair?], layerCount: Int) {
+        let perLayer = LayerMatrix.allCases.count
+        func packable(_ layer: Int, _ m: LayerMatrix) -> LoRAAdapter.Pair? {
+            guard let p = pairs[layer * perLayer + m.index], p.a.type == .f16, p.b.type == .f16, p.inputs % 16 == 0 else { return nil }
+            return p
+        }
+        func rows(_ p: LoRAAdapter.Pair) -> Int { (p.rank + 7) & ~7 }
+        func lineAligned(_ halves: Int) -> Int { (halves + 31) & ~31 }
+        var table = [Entry?](repeating: nil, count: pairs.count)
+        var size = 0, widest = 0
+        for layer in 0..<layerCount {
+            for group in LayerMatrix.inputGroups {
+                let present = group.compactMap { m in packable(layer, m).map { (m, $0) } }
+                let stacked = present.reduce(0) { $0 + rows($1.1) }
+                widest = max(widest, stacked)
+                var b = lineAligned(size + stacked * (present.first?.1.inputs ?? 0)), a = size
+                for (m, p) in present {
+                    table[layer * perLayer + m.index] = Entry(a: a, b: b, rank: p.rank, rows: rows(p), inputs: p.inputs, outputs: p.outputs)
+                    a += rows(p) * p.inputs
+                    b = lineAligned(b + p.rank * p.outputs)
+                }
+                size = b
+            }
+        }
+        guard size > 0 else { return nil }
+        byteCount = size * MemoryLayout<UInt16>.size
+        maxStackedRows = widest
+        halves = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64).bindMemory(to: UInt16.self, capacity: size)
+        halves.initialize(repeating: 0, count: size)
+        entryCount = table.count
+        entries = .allocate(capacity: table.count)
+        entries.initialize(from: table, count: table.count)
+        for (index, entry) in table.enumerated() {
+            guard let e = entry, let p = pairs[index] else { continue }
+            // A blocked (od_lora.h): element (r, i) at ((r / 8) * (in / 16) + i / 16) * 128 + (r % 8) * 16 + i % 16.
+            let a = p.a.data.assumingMemoryBound(to: UInt16.self), blocks = e.inputs / 16
+            for r in 0..<e.rank {
+                for i in 0..<e.inputs { halves[e.a + ((r / 8) * blocks + i / 16) * 128 + (r % 8) * 16 + i % 16] = a[r * e.inputs + i] }
+            }
+            let rows = p.b.data.assumingMemoryBound(to: UInt16.self), full = e.outputs & ~7, dst = halves + e.b
+            for j in 0..<full {
+                for k in 0..<e.rank { dst[((j / 8) * e.rank + k) * 8 + j % 8] = rows[j * e.rank + k] }
+            }
+            (dst + full * e.rank).update(from: rows + full * e.rank, count: (e.outputs - full) * e.rank)
+        }
+    }
+
+    deinit {
+        halves.deinitialize(count: byteCount / MemoryLayout<UInt16>.size)
+        UnsafeMutableRawPointer(halves).deallocate()
+        entries.deinitialize(count: entryCount)
+        entries.deallocate()
+    }
+
+    /// The packed pair of `matrix` in `layer`, if it has one.
+    func entry(layer: Int, _ matrix: LayerMatrix) -> Entry? {
+        entries[layer * LayerMatrix.allCases.count + matrix.index]
+    }
+
+    /// outs[i] += multiplier · B·(A·x) for every packed pair among `matrices` of `layer`, which
+    /// all read `x` ((n, in) row-major; outs[i] is (n, out of matrices[i])), with the multiplier
+    /// of llama.cpp's rule for each pair's rank. A's that lie stacked take one pass of x. `mid`
+    /// holds n × `maxStackedRows` floats. Tokens split over `threads` when there are enough of
+    /// them; one token runs on the caller. Matrices not packed are left to the caller.
+    func add(_ matrices: [LayerMatrix], layer: Int, _ x: UnsafePointer<Float>, _ outs: [UnsafeMutablePointer<Float>], n: Int,
+             scale: Float, alpha: Float, mid: UnsafeMutablePointer<Float>, threads: Int) {
+        var i = 0
+        while i < matrices.count {
+            guard let first = entry(layer: layer, matrices[i]) else {
+                i += 1
+                continue
+            }
+            // The run of matrices whose A's follow one another: one pass of x for all of them.
+            var end = i + 1, rows = first.rows
+            while end < matrices.count, let e = entry(layer: layer, matrices[end]), e.a == first.a + rows * first.inputs {
+                rows += e.rows
+                end += 1
+            }
+            let run = (start: i, end: end, rows: rows)
+            nonisolated(unsafe) let base = UnsafePointer(halves), entries = self.entries, outs = outs, x = x, mid = mid
+            let tokens: @Sendable (Range<Int>) -> Void = { range in
+                for t in range {
+                    let m = mid + t * run.rows
+                    od_lora_down_f16(base + first.a, Int64(first.inputs), Int64(run.rows), x + t * first.inputs, m)
+                    var offset = 0
+                    for j in run.start..<run.end {
+                        guard let e = entries[layer * LayerMatrix.allCases.count + matrices[j].index] else { continue }
+                        let multiplier = alpha == 0 ? scale : scale * alpha / Float(e.rank)
+                        od_lora_up_f16(base + e.b, base + e.b, m + offset, Int64(e.rank), Int64(e.outputs), multiplier,
+                                       outs[j] + t * e.outputs)
+                        offset += e.rows
+                    }
+                }
+            }
+            if threads > 1 && n >= 2 * threads {
+                ComputePool.run(threads: threads, parts: threads) { part in tokens(n * part / threads..<n * (part + 1) / threads) }
+            } else {
+                tokens(0..<n)
+            }
+            i = end
+        }
+    }
+}
