@@ -29,6 +29,11 @@ public struct TextBenchmark: Sendable, Equatable {
     public var adapters: [LoRA]
     public var prompt: Figure
     public var generation: Figure
+    /// With adapters, the same session without them, measured in the same repetitions, each just
+    /// before the adapted one (so a busy machine slows both alike): the adapters' cost is
+    /// `1 - generation.mean / baselineGeneration.mean`. nil without adapters.
+    public var baselinePrompt: Figure?
+    public var baselineGeneration: Figure?
     /// The kernel tier that ran (`avx512`, `avx2`, `neon`, `scalar`).
     public var kernelTier: String
     public var threadActivity: ThreadActivity

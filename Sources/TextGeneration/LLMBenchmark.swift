@@ -32,9 +32,17 @@ package struct LLMBenchmark {
         }
     }
 
+    package struct Baseline: Sendable, Equatable {
+        package var prompt: Figure
+        package var generation: Figure
+    }
+
     package struct Report: Sendable, Equatable {
         package var prompt: Figure
         package var generation: Figure
+        /// With adapters: the same session without them, measured in the same repetitions just
+        /// before the adapted figures (interleaved, so a busy machine slows both alike).
+        package var baseline: Baseline?
         /// The SIMD tier the kernels ran on.
         package var kernelTier: String
         /// What the compute pool did during the run: stalls mean other work had the cores.
@@ -52,12 +60,10 @@ package struct LLMBenchmark {
         // Warm-up (page in the weights, size the scratch), not counted.
         session.reset()
         try session.evaluate(prompt.prefix(min(32, prompt.count)))
-        var pp: [Double] = [], tg: [Double] = []
-        for _ in 0..<repetitions {
+        /// One repetition: pp then tg, in tokens per second.
+        func repetition() -> (Double, Double) {
             session.reset()
             let t = clock.measure { try? session.evaluate(prompt[...]) }
-            pp.append(Double(promptTokens) / t.seconds)
-
             session.reset()
             var token = Int32(rng.next() % vocab)
             let g = clock.measure {
@@ -66,12 +72,25 @@ package struct LLMBenchmark {
                     token = Int32(rng.next() % vocab)
                 }
             }
-            tg.append(Double(generationTokens) / g.seconds)
+            return (Double(promptTokens) / t.seconds, Double(generationTokens) / g.seconds)
+        }
+        var pp: [Double] = [], tg: [Double] = [], basePP: [Double] = [], baseTG: [Double] = []
+        for _ in 0..<repetitions {
+            if !adapters.isEmpty {
+                try session.setAdapters([])
+                let (p, g) = repetition()
+                basePP.append(p)
+                baseTG.append(g)
+                try session.setAdapters(adapters)
+            }
+            let (p, g) = repetition()
+            pp.append(p)
+            tg.append(g)
         }
         guard session.tokens.count == generationTokens else {
             throw .contextOverflow(tokens: generationTokens, contextLength: session.contextLength)
         }
-        return Report(prompt: Figure(pp), generation: Figure(tg), kernelTier: KernelTier.name,
-                      pool: ComputePool.counters - poolBefore)
+        return Report(prompt: Figure(pp), generation: Figure(tg), baseline: adapters.isEmpty ? nil : Baseline(prompt: Figure(basePP), generation: Figure(baseTG)),
+                      kernelTier: KernelTier.name, pool: ComputePool.counters - poolBefore)
     }
 }

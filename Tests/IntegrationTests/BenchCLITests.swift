@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 
 /// `ondevice bench` and the public `TextModel.benchmark` it prints: llama-bench's figures, with
-/// and without an adapter, on the installed SmolLM2 (no timing is asserted, only that each
-/// figure is measured and reported).
+/// and without an adapter (interleaved, with the adapter's cost), on the installed SmolLM2 (no
+/// timing is asserted, only that each figure is measured and reported).
 @Suite struct BenchCLITests {
     static let adapter = GoldenFiles.root.appendingPathComponent("lora/smollm2-135m-instruct-pirate-lora-f16.gguf").path
 
@@ -22,6 +22,7 @@ import TestSupport
         #expect(["avx512", "avx2", "neon", "scalar"].contains(report["kernel_tier"] as? String ?? ""), "\(report)")
         let lora = try #require(report["lora"] as? [String: Any])
         #expect((lora["generation_tokens_per_second"] as? Double ?? 0) > 0)
+        #expect(lora["generation_cost"] is Double && lora["prompt_cost"] is Double, "\(lora)")
         let adapters = try #require(lora["adapters"] as? [[String: Any]])
         #expect(adapters.count == 1)
         #expect(adapters.first?["rank"] as? Int == 8 && adapters.first?["alpha"] as? Double == 16 && adapters.first?["scale"] as? Double == 0.5)
@@ -43,8 +44,12 @@ import TestSupport
         #expect(plain.threads == 1 && plain.repetitions == 3 && plain.adapters.isEmpty)
         #expect(plain.prompt.samples.count == 3 && plain.generation.samples.count == 3)
         #expect(plain.prompt.samples.allSatisfy { $0 > 0 } && plain.generation.mean > 0)
-        let adapted = try await model.benchmark(promptTokens: 8, generationTokens: 3, repetitions: 1, adapters: [LoRA(path: Self.adapter)])
-        #expect(adapted.adapters == [LoRA(path: Self.adapter)] && adapted.generation.samples.count == 1)
+        #expect(plain.baselinePrompt == nil && plain.baselineGeneration == nil)
+        let adapted = try await model.benchmark(promptTokens: 8, generationTokens: 3, repetitions: 2, adapters: [LoRA(path: Self.adapter)])
+        #expect(adapted.adapters == [LoRA(path: Self.adapter)] && adapted.generation.samples.count == 2)
+        // Each adapted repetition has its base twin from the same run.
+        #expect(adapted.baselinePrompt?.samples.count == 2 && adapted.baselineGeneration?.samples.count == 2)
+        #expect(adapted.baselineGeneration?.samples.allSatisfy { $0 > 0 } == true)
         do {
             _ = try await model.benchmark(repetitions: 0)
             Issue.record("zero repetitions were measured")

@@ -12,21 +12,28 @@ enum BenchCommand {
         let path = try await ModelLocator.path(for: argument)
         var configuration = OnDeviceAI.Configuration()
         configuration.threads = try a.int("threads") ?? ProcessInfo.processInfo.activeProcessorCount
+        let reference = try await ModelLocator.reference(for: argument)
+        // The instance's text model, so that `loadedAdapters` describes the adapters it ran.
+        configuration.textModel = reference
         let ai = OnDeviceAI(configuration: configuration)
-        let model = ai.textModel(try await ModelLocator.reference(for: argument))
+        let model = ai.textModel(reference)
         let promptTokens = try a.int("prompt-tokens") ?? 512, generationTokens = try a.int("gen-tokens") ?? 128
         let repetitions = try a.int("repetitions") ?? 5
         guard configuration.threads ?? 0 > 0, promptTokens > 0, generationTokens > 0, repetitions > 0 else {
             throw CLIError.io("--threads, --prompt-tokens, --gen-tokens and --repetitions must be positive")
         }
-        let report = try await model.benchmark(promptTokens: promptTokens, generationTokens: generationTokens, repetitions: repetitions)
-        // With --lora the same figures again with the adapters applied: their cost, side by side.
+        // With --lora the same figures with the adapters applied, each repetition just after one
+        // without them: their cost, side by side, from one run.
         let choices = try await LoRAChoice.all(a)
+        let measured = try await model.benchmark(promptTokens: promptTokens, generationTokens: generationTokens, repetitions: repetitions,
+                                                 adapters: choices.map(\.lora))
+        var report = measured
         var withLoRA: TextBenchmark?
         var loaded: [LoadedAdapter] = []
-        if !choices.isEmpty {
-            withLoRA = try await model.benchmark(promptTokens: promptTokens, generationTokens: generationTokens, repetitions: repetitions,
-                                                 adapters: choices.map(\.lora))
+        if let prompt = measured.baselinePrompt, let generation = measured.baselineGeneration {
+            withLoRA = measured
+            report.prompt = prompt
+            report.generation = generation
             loaded = try await ai.loadedAdapters()
         }
         let info = try await model.info()
@@ -42,7 +49,8 @@ enum BenchCommand {
                 lora = ["adapters": applied.map { $0.json($1) },
                         "prompt_tokens_per_second": withLoRA.prompt.mean, "prompt_tokens_per_second_stddev": withLoRA.prompt.standardDeviation,
                         "generation_tokens_per_second": withLoRA.generation.mean,
-                        "generation_tokens_per_second_stddev": withLoRA.generation.standardDeviation]
+                        "generation_tokens_per_second_stddev": withLoRA.generation.standardDeviation,
+                        "prompt_cost": cost(withLoRA.prompt, report.prompt), "generation_cost": cost(withLoRA.generation, report.generation)]
             }
             try printJSON([
                 "lora": lora.isEmpty ? NSNull() : lora as Any,
@@ -66,12 +74,25 @@ enum BenchCommand {
             print(String(format: "| %@ | %@ | %@ | %.1f MiB | %d | %@ | %.2f ± %.2f |", name, info.architecture,
                          info.quantization, sizeMiB, report.threads, test, f.mean, f.standardDeviation))
         }
-        if withLoRA != nil { print("lora: \(loraLabel)") }
+        if let withLoRA {
+            print("lora: \(loraLabel); cost (median of \(repetitions) interleaved pairs): "
+                  + String(format: "pp %.1f%%, tg %.1f%%", 100 * cost(withLoRA.prompt, report.prompt), 100 * cost(withLoRA.generation, report.generation)))
+        }
         print("cpu: \(CPUInfo.summary), kernels: \(report.kernelTier), repetitions: \(repetitions)")
         let activity = report.threadActivity
         if activity.stalls > 0 {
             print("pool: \(activity.stalls) of \(activity.splitJobs) split jobs stalled on a preempted worker, "
                   + "\(activity.aloneJobs) ran on one thread meanwhile: other work had the cores")
         }
+    }
+
+    /// The share of speed the adapters cost: 1 - adapted / base, the median over repetitions
+    /// (each adapted repetition ran just after its base one).
+    static func cost(_ adapted: TextBenchmark.Figure, _ base: TextBenchmark.Figure) -> Double {
+        let ratios = zip(adapted.samples, base.samples).map { $0 / $1 }.sorted()
+        guard !ratios.isEmpty else { return 0 }
+        let middle = ratios.count / 2
+        let median = ratios.count % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2
+        return 1 - median
     }
 }
