@@ -85,6 +85,27 @@ AVX2_FN static void down8_avx2(const uint16_t *p, int64_t in, const float *x, fl
     for (int k = 0; k < 8; k++) mid[k] = hsum_ps(s[k]);
 }
 
+/// down8_avx512 for two tokens: each A vector read once for both, each token's sums in the same
+/// order as down8_avx512's, so the same floats.
+AVX512_FN static void down8x2_avx512(const uint16_t *p, int64_t in, const float *x0, const float *x1, float *m0, float *m1) {
+    __m512 s[8], u[8];
+    for (int k = 0; k < 8; k++) s[k] = u[k] = _mm512_setzero_ps();
+    for (int64_t i = 0; i < in; i += 16, p += 128) {
+        __m512 v0 = _mm512_cvtph_ps(_mm512_cvtps_ph(_mm512_loadu_ps(x0 + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        __m512 v1 = _mm512_cvtph_ps(_mm512_cvtps_ph(_mm512_loadu_ps(x1 + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#pragma clang loop unroll(full)
+        for (int k = 0; k < 8; k++) {
+            __m512 a = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(p + 16 * k)));
+            s[k] = _mm512_fmadd_ps(a, v0, s[k]);
+            u[k] = _mm512_fmadd_ps(a, v1, u[k]);
+        }
+    }
+    for (int k = 0; k < 8; k++) {
+        m0[k] = _mm512_reduce_add_ps(s[k]);
+        m1[k] = _mm512_reduce_add_ps(u[k]);
+    }
+}
+
 AVX2_FN static void lora_down_x86(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid, int wide) {
     prefetch_start(a, rows * in * 2);
     for (int64_t r = 0; r < rows; r += 8) {
@@ -107,6 +128,33 @@ AVX2_FN static void lora_up_avx2(const uint16_t *blocked, const uint16_t *rows, 
         _mm256_storeu_ps(out + j, _mm256_fmadd_ps(_mm256_set1_ps(scale), s, _mm256_loadu_ps(out + j)));
     }
     for (int64_t j = full; j < n; j++) out[j] += scale * row_sum(rows + j * rank, mid, rank);
+}
+
+/// lora_up_avx2 for four tokens: each B vector converted once for all of them, each token's
+/// sums in lora_up_avx2's order, so the same floats.
+AVX2_FN static void lora_up4_avx2(const uint16_t *blocked, const uint16_t *rows, const float *mid, int64_t ldmid, int64_t rank,
+                                  int64_t n, float scale, float *out, int64_t ldout) {
+    int64_t full = n & ~(int64_t)7;
+    const uint16_t *g = blocked;
+    const float *m0 = mid, *m1 = mid + ldmid, *m2 = mid + 2 * ldmid, *m3 = mid + 3 * ldmid;
+    float *o0 = out, *o1 = out + ldout, *o2 = out + 2 * ldout, *o3 = out + 3 * ldout;
+    __m256 sc = _mm256_set1_ps(scale);
+    for (int64_t j = 0; j < full; j += 8, g += rank * 8) {
+        __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps(), s2 = _mm256_setzero_ps(), s3 = _mm256_setzero_ps();
+        for (int64_t k = 0; k < rank; k++) {
+            __m256 b = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(g + 8 * k)));
+            s0 = _mm256_fmadd_ps(_mm256_set1_ps(m0[k]), b, s0);
+            s1 = _mm256_fmadd_ps(_mm256_set1_ps(m1[k]), b, s1);
+            s2 = _mm256_fmadd_ps(_mm256_set1_ps(m2[k]), b, s2);
+            s3 = _mm256_fmadd_ps(_mm256_set1_ps(m3[k]), b, s3);
+        }
+        _mm256_storeu_ps(o0 + j, _mm256_fmadd_ps(sc, s0, _mm256_loadu_ps(o0 + j)));
+        _mm256_storeu_ps(o1 + j, _mm256_fmadd_ps(sc, s1, _mm256_loadu_ps(o1 + j)));
+        _mm256_storeu_ps(o2 + j, _mm256_fmadd_ps(sc, s2, _mm256_loadu_ps(o2 + j)));
+        _mm256_storeu_ps(o3 + j, _mm256_fmadd_ps(sc, s3, _mm256_loadu_ps(o3 + j)));
+    }
+    for (int64_t t = 0; t < 4; t++)
+        for (int64_t j = full; j < n; j++) out[t * ldout + j] += scale * row_sum(rows + j * rank, mid + t * ldmid, rank);
 }
 #endif
 
@@ -138,4 +186,31 @@ void od_lora_down_f16(const uint16_t *a, int64_t in, int64_t rows, const float *
 
 void od_lora_down_f16_scalar(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid) {
     lora_down_scalar(a, in, rows, x, mid);
+}
+
+void od_lora_down_f16_tokens(const uint16_t *a, int64_t in, int64_t rows, const float *x, int64_t ldx, int64_t tokens, float *mid,
+                             int64_t ldmid) {
+    int64_t t = 0;
+#if defined(__x86_64__) || defined(_M_X64)
+    if (odk_has_avx512()) {
+        for (; t + 2 <= tokens; t += 2) {
+            const float *x0 = x + t * ldx, *x1 = x0 + ldx;
+            float *m0 = mid + t * ldmid, *m1 = m0 + ldmid;
+            for (int64_t r = 0; r < rows; r += 8) down8x2_avx512(a + r * in, in, x0, x1, m0 + r, m1 + r);
+            od_round_to_f16(m0, (size_t)rows);
+            od_round_to_f16(m1, (size_t)rows);
+        }
+    }
+#endif
+    for (; t < tokens; t++) od_lora_down_f16(a, in, rows, x + t * ldx, mid + t * ldmid);
+}
+
+void od_lora_up_f16_tokens(const uint16_t *blocked, const uint16_t *rows, const float *mid, int64_t ldmid, int64_t rank, int64_t n,
+                           int64_t tokens, float scale, float *out, int64_t ldout) {
+    int64_t t = 0;
+#if defined(__x86_64__) || defined(_M_X64)
+    if (odk_has_avx2())
+        for (; t + 4 <= tokens; t += 4) lora_up4_avx2(blocked, rows, mid + t * ldmid, ldmid, rank, n, scale, out + t * ldout, ldout);
+#endif
+    for (; t < tokens; t++) od_lora_up_f16(blocked, rows, mid + t * ldmid, rank, n, scale, out + t * ldout);
 }

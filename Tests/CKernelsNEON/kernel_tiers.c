@@ -436,6 +436,24 @@ static void check_lora_up(tally *t) {
             record_tol(t, what, m, mref, (int)stacked, 0, 2e-3);
             snprintf(what, sizeof what, "od_lora_down_f16_scalar rows %lld in %lld", (long long)stacked, (long long)in);
             record_tol(t, what, ms, mref, (int)stacked, 0, 2e-3);
+            // Several tokens at once (prompts): each token's floats are its own call's.
+            enum { T = 5 };
+            float *xs = malloc((size_t)(T * in) * 4), *mt = malloc((size_t)(T * stacked) * 4), *m1 = malloc((size_t)stacked * 4);
+            float *outs = malloc((size_t)(T * n) * 4), *init = malloc((size_t)(T * n) * 4), *out1 = malloc((size_t)n * 4);
+            for (int64_t i = 0; i < T * in; i++) xs[i] = uniform(-2, 2);
+            for (int64_t i = 0; i < T * n; i++) outs[i] = init[i] = uniform(-1, 1);
+            od_lora_down_f16_tokens(ab, in, stacked, xs, in, T, mt, stacked);
+            od_lora_up_f16_tokens(blocked, rows, mt, stacked, rank, n, T, scale, outs, n);
+            for (int tk = 0; tk < T; tk++) {
+                od_lora_down_f16(ab, in, stacked, xs + tk * in, m1);
+                snprintf(what, sizeof what, "od_lora_down_f16_tokens token %d rows %lld", tk, (long long)stacked);
+                record(t, what, mt + tk * stacked, m1, (int)stacked, 1);
+                for (int64_t j = 0; j < n; j++) out1[j] = init[tk * n + j];
+                od_lora_up_f16(blocked, rows, mt + tk * stacked, rank, n, scale, out1);
+                snprintf(what, sizeof what, "od_lora_up_f16_tokens token %d rank %lld n %lld", tk, (long long)rank, (long long)n);
+                record(t, what, outs + tk * n, out1, (int)n, 1);
+            }
+            free(xs), free(mt), free(m1), free(outs), free(init), free(out1);
             free(a), free(ab), free(x), free(m), free(ms), free(mref), free(ref);
             free(rows), free(blocked), free(mid), free(got), free(want);
         }

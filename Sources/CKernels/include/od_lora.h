@@ -30,6 +30,15 @@ void od_lora_down_f16(const uint16_t *a, int64_t in, int64_t rows, const float *
 /// The portable twin of od_lora_down_f16 (sums in element order).
 void od_lora_down_f16_scalar(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid);
 
+/// od_lora_down_f16 for `tokens` inputs (rows of x `ldx` floats apart, of mid `ldmid` apart):
+/// each token gets the floats od_lora_down_f16 gives it, with A read once per pair of tokens.
+void od_lora_down_f16_tokens(const uint16_t *a, int64_t in, int64_t rows, const float *x, int64_t ldx, int64_t tokens, float *mid,
+                             int64_t ldmid);
+/// od_lora_up_f16 for `tokens` (rows of mid `ldmid` floats apart, of out `ldout` apart): each
+/// token gets the floats od_lora_up_f16 gives it, with B converted once per four tokens.
+void od_lora_up_f16_tokens(const uint16_t *blocked, const uint16_t *rows, const float *mid, int64_t ldmid, int64_t rank, int64_t n,
+                           int64_t tokens, float scale, float *out, int64_t ldout);
+
 #ifdef __cplusplus
 }
 #endif

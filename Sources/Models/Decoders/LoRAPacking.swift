@@ -114,17 +114,16 @@ package final class LoRAPacking: @unchecked Sendable {
             let run = (start: i, end: end, rows: rows)
             nonisolated(unsafe) let base = UnsafePointer(halves), entries = self.entries, outs = outs, x = x, mid = mid
             let tokens: @Sendable (Range<Int>) -> Void = { range in
-                for t in range {
-                    let m = mid + t * run.rows
-                    od_lora_down_f16(base + first.a, Int64(first.inputs), Int64(run.rows), x + t * first.inputs, m)
-                    var offset = 0
-                    for j in run.start..<run.end {
-                        guard let e = entries[layer * LayerMatrix.allCases.count + matrices[j].index] else { continue }
-                        let multiplier = alpha == 0 ? scale : scale * alpha / Float(e.rank)
-                        od_lora_up_f16(base + e.b, base + e.b, m + offset, Int64(e.rank), Int64(e.outputs), multiplier,
-                                       outs[j] + t * e.outputs)
-                        offset += e.rows
-                    }
+                let t = range.lowerBound, count = Int64(range.count), m = mid + t * run.rows
+                od_lora_down_f16_tokens(base + first.a, Int64(first.inputs), Int64(run.rows), x + t * first.inputs,
+                                        Int64(first.inputs), count, m, Int64(run.rows))
+                var offset = 0
+                for j in run.start..<run.end {
+                    guard let e = entries[layer * LayerMatrix.allCases.count + matrices[j].index] else { continue }
+                    let multiplier = alpha == 0 ? scale : scale * alpha / Float(e.rank)
+                    od_lora_up_f16_tokens(base + e.b, base + e.b, m + offset, Int64(run.rows), Int64(e.rank), Int64(e.outputs), count,
+                                          multiplier, outs[j] + t * e.outputs, Int64(e.outputs))
+                    offset += e.rows
                 }
             }
             if threads > 1 && n >= 2 * threads {
