@@ -115,6 +115,39 @@ import TextGeneration
             let worst = zip(got, want).map { abs($0 - $1) }.max() ?? .infinity
             #expect(worst < 2e-3 * max(1, moved), "\(name), \(threads) threads: max |adapter - merged| = \(worst), adapters moved \(moved)")
         }
+        // Scale 0 adds nothing, bit for bit.
+        let zero = try Self.logits(model, tokens, adapters: [ScaledAdapter(x1, scale: 0)])
+        #expect(zero == plain)
+    }
+
+    /// One packed adapter with the base products split over two threads: each decoded token's
+    /// logits equal the one-thread path's bit for bit, and the merged weights' to the f16
+    /// roundings.
+    @Test func `one packed adapter decodes the same floats on one and two threads`() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        var tiny = TinyModel()
+        tiny.embedding = 64
+        tiny.feedForward = 128
+        let base = tiny.writer()
+        let a = Self.adapter(for: base, rank: 8, alpha: 16, seed: 21, f16: true)
+        let model = try LanguageModel(path: try base.write(in: dir, name: "base.gguf"))
+        let adapter = try model.loadAdapter(path: try a.write(in: dir, name: "a.gguf"))
+        let merged = try LanguageModel(path: try Self.merged(base, [(a, 1.5)]).write(in: dir, name: "m.gguf"))
+        let want = try Self.logits(merged, tokens), plain = try Self.logits(model, tokens)
+        let moved = zip(want, plain).map { abs($0 - $1) }.max() ?? 0
+        #expect(moved > 0.05, "the adapter must change the logits (moved \(moved))")
+        var logits: [[Float]] = []
+        for threads in [1, 2] {
+            let s = Session(model: model, contextLength: 32, threads: threads)
+            s.state.matmul.minBytesPerTask = 1  // split even these small matrices
+            try s.setAdapters([ScaledAdapter(adapter, scale: 0.75)])
+            for t in tokens { try s.evaluate([t][...]) }
+            logits.append(Array(UnsafeBufferPointer(start: s.logits, count: s.vocabularySize)))
+        }
+        #expect(logits[0] == logits[1], "one and two threads differ")
+        let worst = zip(logits[1], want).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst < 2e-3 * max(1, moved), "max |adapter - merged| = \(worst), the adapter moved \(moved)")
     }
 
     @Test func `removing the adapter restores the base logits bit for bit and scale 0 adds nothing`() throws {

@@ -99,6 +99,7 @@ package final class LoRAPacking: @unchecked Sendable {
     /// them; one token runs on the caller. Matrices not packed are left to the caller.
     func add(_ matrices: [LayerMatrix], layer: Int, _ x: UnsafePointer<Float>, _ outs: [UnsafeMutablePointer<Float>], n: Int,
              scale: Float, alpha: Float, mid: UnsafeMutablePointer<Float>, threads: Int) {
+        if scale == 0 { return }  // adds nothing, as the unpacked path
         var i = 0
         while i < matrices.count {
             guard let first = entry(layer: layer, matrices[i]) else {
@@ -121,6 +122,8 @@ package final class LoRAPacking: @unchecked Sendable {
                 for j in run.start..<run.end {
                     guard let e = entries[layer * LayerMatrix.allCases.count + matrices[j].index] else { continue }
                     let multiplier = alpha == 0 ? scale : scale * alpha / Float(e.rank)
+                    // B's last out % 8 rows follow its blocked ones, so one pointer is both: the
+                    // kernel reads row j ≥ out & ~7 at rows + j · rank.
                     od_lora_up_f16_tokens(base + e.b, base + e.b, m + offset, Int64(run.rows), Int64(e.rank), Int64(e.outputs), count,
                                           multiplier, outs[j] + t * e.outputs, Int64(e.outputs))
                     offset += e.rows
