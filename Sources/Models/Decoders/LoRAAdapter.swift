@@ -1,9 +1,10 @@
 import Formats
 import Tensor
 
-/// A LoRA adapter in llama.cpp's GGUF LoRA layout, mapped (nothing copied) and checked against
-/// the decoder it is meant for. It never changes the base weights: a session applies it at run
-/// time as y = W·x + scale · (alpha / rank) · B·(A·x) for every adapted matrix W.
+/// A LoRA adapter in llama.cpp's GGUF LoRA layout, mapped and checked against the decoder it is
+/// meant for, its F16 pairs copied once into the order the kernels read (`LoRAPacking`). It never
+/// changes the base weights: a session applies it at run time as
+/// y = W·x + scale · (alpha / rank) · B·(A·x) for every adapted matrix W.
 ///
 /// Layout read (GGUF v2/v3, parsed by `GGUFFile`):
 /// - metadata `general.type` = "adapter", `adapter.type` = "lora", `general.architecture` = the
