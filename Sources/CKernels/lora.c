@@ -1,5 +1,5 @@
-// A LoRA adapter's low-rank products for decoded tokens (see od_lora.h). A is [in, rank] in
-// ggml order (rank rows of `in`), B is [rank, out] (out rows of rank, 8 or 16 elements). Through
+// A LoRA adapter's low-rank products (see od_lora.h). A is [in, rank] in ggml order (rank rows
+// of `in`), B is [rank, out] (out rows of rank elements). Through
 // the matrix-vector kernels each A row and each 8-element B row was a call of its own over a few
 // cold cache lines: a rank-8 adapter (5% of SmolLM2's bytes) cost 8-13% of one-thread decode
 // with its kernels streaming about 13 GB/s. Here the rows of every A that reads one input are
@@ -11,14 +11,24 @@
 #include "od_kernels.h"
 
 /// Bytes a kernel reaches ahead in the packed stream it reads.
-#ifndef LORA_AHEAD
 #define LORA_AHEAD 8192
-#endif
 
 static float rounded(float v) { return odk_fp16_to_fp32(odk_fp32_to_fp16(v)); }
 
 /// Element (r, i) of A in the blocked layout od_lora_down_f16 reads.
 static inline int64_t blocked_at(int64_t in, int64_t r, int64_t i) { return ((r / 8) * (in / 16) + i / 16) * 128 + (r % 8) * 16 + i % 16; }
+
+void od_lora_pack_a(const uint16_t *a, int64_t in, int64_t rank, uint16_t *blocked) {
+    for (int64_t r = 0; r < rank; r++)
+        for (int64_t i = 0; i < in; i++) blocked[blocked_at(in, r, i)] = a[r * in + i];
+}
+
+void od_lora_pack_b(const uint16_t *b, int64_t rank, int64_t n, uint16_t *packed) {
+    int64_t full = n & ~(int64_t)7;
+    for (int64_t j = 0; j < full; j++)
+        for (int64_t k = 0; k < rank; k++) packed[((j / 8) * rank + k) * 8 + j % 8] = b[j * rank + k];
+    for (int64_t i = full * rank; i < n * rank; i++) packed[i] = b[i];
+}
 
 static void lora_down_scalar(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid) {
     for (int64_t r = 0; r < rows; r++) {

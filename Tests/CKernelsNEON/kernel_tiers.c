@@ -430,6 +430,16 @@ static void check_lora_up(tally *t) {
             // The kernels read A blocked (od_lora.h); the reference reads it by rows.
             for (int64_t k = 0; k < stacked; k++)
                 for (int64_t i = 0; i < in; i++) ab[((k / 8) * (in / 16) + i / 16) * 128 + (k % 8) * 16 + i % 16] = a[k * in + i];
+            // The packing functions write those layouts.
+            uint16_t *pa = calloc((size_t)(in * stacked), 2), *pb = malloc((size_t)(n * rank) * 2);
+            for (int64_t k = 0; k < stacked; k += rank) od_lora_pack_a(a + k * in, in, rank, pa + k * in);
+            od_lora_pack_b(rows, rank, n, pb);
+            t->cases++;
+            if (memcmp(pa, ab, (size_t)(in * stacked) * 2) != 0) fail(t, "od_lora_pack_a", "layout differs from the blocked reference");
+            t->cases++;
+            if (memcmp(pb, blocked, (size_t)(full * rank) * 2) != 0 || memcmp(pb + full * rank, rows + full * rank, (size_t)((n - full) * rank) * 2) != 0)
+                fail(t, "od_lora_pack_b", "layout differs from the regrouped reference");
+            free(pa), free(pb);
             od_lora_down_f16(ab, in, stacked, x, m);
             od_lora_down_f16_scalar(ab, in, stacked, x, ms);
             snprintf(what, sizeof what, "od_lora_down_f16 rows %lld in %lld", (long long)stacked, (long long)in);

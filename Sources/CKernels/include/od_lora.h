@@ -39,6 +39,14 @@ void od_lora_down_f16_tokens(const uint16_t *a, int64_t in, int64_t rows, const 
 void od_lora_up_f16_tokens(const uint16_t *blocked, const uint16_t *rows, const float *mid, int64_t ldmid, int64_t rank, int64_t n,
                            int64_t tokens, float scale, float *out, int64_t ldout);
 
+/// Writes the `rank` rows of A (row-major, `in` values each, `in` a multiple of 16) into
+/// `blocked` in od_lora_down_f16's layout. Rows up to the next multiple of 8 are not written:
+/// the caller zeroes them.
+void od_lora_pack_a(const uint16_t *a, int64_t in, int64_t rank, uint16_t *blocked);
+/// Writes B (n rows of rank values) as od_lora_up_f16 reads it from one pointer: its first n & ~7
+/// rows eight at a time, rank-major within each eight, then the other rows as they are.
+void od_lora_pack_b(const uint16_t *b, int64_t rank, int64_t n, uint16_t *packed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -67,16 +67,8 @@ package final class LoRAPacking: @unchecked Sendable {
         entries.initialize(from: table, count: table.count)
         for (index, entry) in table.enumerated() {
             guard let e = entry, let p = pairs[index] else { continue }
-            // A blocked (od_lora.h): element (r, i) at ((r / 8) * (in / 16) + i / 16) * 128 + (r % 8) * 16 + i % 16.
-            let a = p.a.data.assumingMemoryBound(to: UInt16.self), blocks = e.inputs / 16
-            for r in 0..<e.rank {
-                for i in 0..<e.inputs { halves[e.a + ((r / 8) * blocks + i / 16) * 128 + (r % 8) * 16 + i % 16] = a[r * e.inputs + i] }
-            }
-            let rows = p.b.data.assumingMemoryBound(to: UInt16.self), full = e.outputs & ~7, dst = halves + e.b
-            for j in 0..<full {
-                for k in 0..<e.rank { dst[((j / 8) * e.rank + k) * 8 + j % 8] = rows[j * e.rank + k] }
-            }
-            (dst + full * e.rank).update(from: rows + full * e.rank, count: (e.outputs - full) * e.rank)
+            od_lora_pack_a(p.a.data.assumingMemoryBound(to: UInt16.self), Int64(e.inputs), Int64(e.rank), halves + e.a)
+            od_lora_pack_b(p.b.data.assumingMemoryBound(to: UInt16.self), Int64(e.rank), Int64(e.outputs), halves + e.b)
         }
     }
 
