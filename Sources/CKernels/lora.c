@@ -168,11 +168,62 @@ AVX2_FN static void lora_up4_avx2(const uint16_t *blocked, const uint16_t *rows,
 }
 #endif
 
+#if defined(__aarch64__)
+#include "neon.h"
+
+/// Eight rows of blocked A against x on NEON: one accumulator per row over one pass of x (each
+/// element rounded to f16 once), 256 contiguous bytes of A per 16 elements.
+static void down8_neon(const uint16_t *p, int64_t in, const float *x, float *mid) {
+    float32x4_t s[8];
+    for (int k = 0; k < 8; k++) s[k] = vdupq_n_f32(0);
+    for (int64_t i = 0; i < in; i += 16, p += 128) {
+        float32x4_t xv[4];
+        for (int q = 0; q < 4; q++) xv[q] = vcvt_f32_f16(vcvt_f16_f32(vld1q_f32(x + i + 4 * q)));
+        for (int k = 0; k < 8; k++) {
+            float16x8_t lo = vreinterpretq_f16_u16(vld1q_u16(p + 16 * k)), hi = vreinterpretq_f16_u16(vld1q_u16(p + 16 * k + 8));
+            s[k] = vfmaq_f32(s[k], vcvt_f32_f16(vget_low_f16(lo)), xv[0]);
+            s[k] = vfmaq_f32(s[k], vcvt_high_f32_f16(lo), xv[1]);
+            s[k] = vfmaq_f32(s[k], vcvt_f32_f16(vget_low_f16(hi)), xv[2]);
+            s[k] = vfmaq_f32(s[k], vcvt_high_f32_f16(hi), xv[3]);
+        }
+    }
+    for (int k = 0; k < 8; k++) mid[k] = vaddvq_f32(s[k]);
+}
+
+static void lora_down_neon(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid) {
+    for (int64_t r = 0; r < rows; r += 8) down8_neon(a + r * in, in, x, mid + r);
+    od_round_to_f16(mid, (size_t)rows);
+}
+
+/// B's outputs eight at a time from the blocked stream: two accumulators, k in order.
+static void lora_up_neon(const uint16_t *blocked, const uint16_t *rows, const float *mid, int64_t rank, int64_t n, float scale,
+                         float *out) {
+    int64_t full = n & ~(int64_t)7;
+    const uint16_t *g = blocked;
+    for (int64_t j = 0; j < full; j += 8, g += rank * 8) {
+        float32x4_t lo = vdupq_n_f32(0), hi = vdupq_n_f32(0);
+        for (int64_t k = 0; k < rank; k++) {
+            float16x8_t b = vreinterpretq_f16_u16(vld1q_u16(g + 8 * k));
+            lo = vfmaq_n_f32(lo, vcvt_f32_f16(vget_low_f16(b)), mid[k]);
+            hi = vfmaq_n_f32(hi, vcvt_high_f32_f16(b), mid[k]);
+        }
+        vst1q_f32(out + j, vfmaq_n_f32(vld1q_f32(out + j), lo, scale));
+        vst1q_f32(out + j + 4, vfmaq_n_f32(vld1q_f32(out + j + 4), hi, scale));
+    }
+    for (int64_t j = full; j < n; j++) out[j] += scale * row_sum(rows + j * rank, mid, rank);
+}
+#endif
+
 void od_lora_up_f16(const uint16_t *blocked, const uint16_t *rows, const float *mid, int64_t rank, int64_t n, float scale,
                     float *out) {
 #if defined(__x86_64__) || defined(_M_X64)
     if (odk_has_avx2()) {
         lora_up_avx2(blocked, rows, mid, rank, n, scale, out);
+        return;
+    }
+#elif defined(__aarch64__)
+    if (odk_tier() >= ODK_TIER_NEON) {
+        lora_up_neon(blocked, rows, mid, rank, n, scale, out);
         return;
     }
 #endif
@@ -188,6 +239,11 @@ void od_lora_down_f16(const uint16_t *a, int64_t in, int64_t rows, const float *
 #if defined(__x86_64__) || defined(_M_X64)
     if (odk_has_avx2()) {
         lora_down_x86(a, in, rows, x, mid, odk_has_avx512());
+        return;
+    }
+#elif defined(__aarch64__)
+    if (odk_tier() >= ODK_TIER_NEON) {
+        lora_down_neon(a, in, rows, x, mid);
         return;
     }
 #endif

@@ -12,7 +12,7 @@ extern "C" {
 /// the first n & ~7 rows eight at a time, k-major within each group of eight (group g, index k
 /// at blocked[(g * rank + k) * 8 ... + 7]), so one contiguous stream feeds eight outputs per
 /// vector; `rows` is B itself, read for the last n % 8 rows. Sums run over k in order and are
-/// scaled once, as scaling B·mid would. AVX2/F16C where the CPU has it.
+/// scaled once, as scaling B·mid would. AVX2/F16C where the CPU has it, NEON on ARM.
 void od_lora_up_f16(const uint16_t *blocked, const uint16_t *rows, const float *mid, int64_t rank, int64_t n, float scale,
                     float *out);
 /// The portable twin of od_lora_up_f16.
@@ -25,7 +25,8 @@ void od_lora_up_f16_scalar(const uint16_t *blocked, const uint16_t *rows, const 
 /// blocked so that one pass reads it front to back: rows eight at a time, within each eight x's
 /// elements sixteen at a time, within those row by row — element (r, i) at
 /// ((r / 8) * (in / 16) + i / 16) * 128 + (r % 8) * 16 + i % 16. What follows A in memory (the
-/// caller's packed B's) is prefetched while it runs. AVX-512 or AVX2/F16C where the CPU has it.
+/// caller's packed B's) is prefetched while it runs. AVX-512 or AVX2/F16C where the CPU has it, NEON on
+/// ARM.
 void od_lora_down_f16(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid);
 /// The portable twin of od_lora_down_f16 (sums in element order).
 void od_lora_down_f16_scalar(const uint16_t *a, int64_t in, int64_t rows, const float *x, float *mid);
