@@ -56,6 +56,41 @@ static void lora_up_scalar(const uint16_t *blocked, const uint16_t *rows, const 
     for (int64_t j = full; j < n; j++) out[j] += scale * row_sum(rows + j * rank, mid, rank);
 }
 
+/// Bytes of one tile of od_lora_down_q8's layout: one 32-value block of eight rows, their eight
+/// f16 scales then their eight 32-byte code runs.
+#define Q8_TILE 272
+
+/// Where the tile of rows r & ~7, block b lies.
+static inline int64_t q8_tile(int64_t in, int64_t r, int64_t b) { return ((r / 8) * (in / 32) + b) * Q8_TILE; }
+
+void od_lora_pack_a_q8(const uint8_t *a, int64_t in, int64_t rank, uint8_t *blocked) {
+    int64_t nb = in / 32;
+    for (int64_t r = 0; r < rank; r++)
+        for (int64_t b = 0; b < nb; b++) {
+            const uint8_t *src = a + (r * nb + b) * 34;
+            uint8_t *t = blocked + q8_tile(in, r, b);
+            memcpy(t + (r % 8) * 2, src, 2);
+            memcpy(t + 16 + (r % 8) * 32, src + 2, 32);
+        }
+}
+
+static void lora_down_q8_scalar(const uint8_t *a, int64_t in, int64_t rows, const void *xq, float *mid) {
+    const blk_q8_0 *x = xq;
+    for (int64_t r = 0; r < rows; r++) {
+        float s = 0;
+        for (int64_t b = 0; b < in / 32; b++) {
+            const uint8_t *t = a + q8_tile(in, r, b);
+            half_t d;
+            memcpy(&d, t + (r % 8) * 2, 2);
+            const int8_t *q = (const int8_t *)(t + 16 + (r % 8) * 32);
+            int sum = 0;
+            for (int j = 0; j < 32; j++) sum += q[j] * x[b].qs[j];
+            s += (float)sum * (h2f(d) * h2f(x[b].d));
+        }
+        mid[r] = rounded(s);
+    }
+}
+
 #if defined(__x86_64__) || defined(_M_X64)
 #include "simd.h"
 
@@ -140,6 +175,34 @@ AVX2_FN static void lora_up_avx2(const uint16_t *blocked, const uint16_t *rows, 
     for (int64_t j = full; j < n; j++) out[j] += scale * row_sum(rows + j * rank, mid, rank);
 }
 
+/// Eight rows of a Q8_0 A against a Q8_0 input: per block, each row's exact integer sum (signs
+/// moved onto x's magnitudes, as ggml's AVX2 Q8_0 dot), the eight sums gathered into one vector
+/// by horizontal adds, then one multiply-add by the rows' scales times x's, so the eight rows'
+/// sums accumulate in one register. Prefetches LORA_AHEAD past the tile it reads.
+AVX2_FN static void down8_q8_avx2(const uint8_t *p, int64_t nb, const blk_q8_0 *x, float *mid) {
+    __m256 s = _mm256_setzero_ps();
+    for (int64_t b = 0; b < nb; b++, p += Q8_TILE) {
+        for (int o = 0; o < Q8_TILE; o += 64) _mm_prefetch((const char *)p + LORA_AHEAD + o, _MM_HINT_T0);
+        __m256i xv = _mm256_loadu_si256((const __m256i *)x[b].qs), ax = _mm256_sign_epi8(xv, xv);
+        __m256i d[8];
+#pragma clang loop unroll(full)
+        for (int k = 0; k < 8; k++)
+            d[k] = dot_u8_i8(ax, _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)(p + 16 + 32 * k)), xv));
+        __m256i h0 = _mm256_hadd_epi32(_mm256_hadd_epi32(d[0], d[1]), _mm256_hadd_epi32(d[2], d[3]));
+        __m256i h1 = _mm256_hadd_epi32(_mm256_hadd_epi32(d[4], d[5]), _mm256_hadd_epi32(d[6], d[7]));
+        __m256i sums = _mm256_add_epi32(_mm256_permute2x128_si256(h0, h1, 0x20), _mm256_permute2x128_si256(h0, h1, 0x31));
+        __m256 scales = _mm256_mul_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p)), _mm256_set1_ps(h2f(x[b].d)));
+        s = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sums), scales, s);
+    }
+    _mm256_storeu_ps(mid, s);
+}
+
+AVX2_FN static void lora_down_q8_avx2(const uint8_t *a, int64_t in, int64_t rows, const void *xq, float *mid) {
+    prefetch_start(a, rows * (in / 32) * 34);
+    for (int64_t r = 0; r < rows; r += 8) down8_q8_avx2(a + q8_tile(in, r, 0), in / 32, xq, mid + r);
+    od_round_to_f16(mid, (size_t)rows);
+}
+
 /// lora_up_avx2 for four tokens: each B vector converted once for all of them, each token's
 /// sums in lora_up_avx2's order, so the same floats.
 AVX2_FN static void lora_up4_avx2(const uint16_t *blocked, const uint16_t *rows, const float *mid, int64_t ldmid, int64_t rank,
@@ -212,6 +275,43 @@ static void lora_up_neon(const uint16_t *blocked, const uint16_t *rows, const fl
     }
     for (int64_t j = full; j < n; j++) out[j] += scale * row_sum(rows + j * rank, mid, rank);
 }
+
+/// Eight rows of a Q8_0 A against a Q8_0 input on NEON: each row's exact integer sum per block
+/// (SDOT where the CPU has it, widening multiplies where not), the eight gathered by pairwise adds
+/// into two vectors, then one multiply-add by the rows' scales times x's.
+#define DOWN8_Q8_NEON(name, attr, DOT)                                                              \
+    attr static void name(const uint8_t *p, int64_t nb, const blk_q8_0 *x, float *mid) {            \
+        float32x4_t lo = vdupq_n_f32(0), hi = vdupq_n_f32(0);                                       \
+        for (int64_t b = 0; b < nb; b++, p += Q8_TILE) {                                            \
+            int8x16_t x0 = vld1q_s8(x[b].qs), x1 = vld1q_s8(x[b].qs + 16);                          \
+            int32x4_t d[8];                                                                         \
+            for (int k = 0; k < 8; k++) {                                                           \
+                const int8_t *w = (const int8_t *)(p + 16 + 32 * k);                                \
+                d[k] = DOT(DOT(vdupq_n_s32(0), vld1q_s8(w), x0), vld1q_s8(w + 16), x1);             \
+            }                                                                                       \
+            int32x4_t s0 = vpaddq_s32(vpaddq_s32(d[0], d[1]), vpaddq_s32(d[2], d[3]));              \
+            int32x4_t s1 = vpaddq_s32(vpaddq_s32(d[4], d[5]), vpaddq_s32(d[6], d[7]));              \
+            float16x8_t h = vreinterpretq_f16_u16(vld1q_u16((const uint16_t *)p));                  \
+            float dx = f16_to_f32(x[b].d);                                                          \
+            lo = vfmaq_f32(lo, vcvtq_f32_s32(s0), vmulq_n_f32(vcvt_f32_f16(vget_low_f16(h)), dx));  \
+            hi = vfmaq_f32(hi, vcvtq_f32_s32(s1), vmulq_n_f32(vcvt_high_f32_f16(h), dx));           \
+        }                                                                                           \
+        vst1q_f32(mid, lo);                                                                         \
+        vst1q_f32(mid + 4, hi);                                                                     \
+    }
+#define SDOT(acc, a, b) vdotq_s32(acc, a, b)
+DOWN8_Q8_NEON(down8_q8_neon, , dot_s8_plain)
+DOWN8_Q8_NEON(down8_q8_sdot, NEON_DOTPROD, SDOT)
+#undef SDOT
+
+static void lora_down_q8_neon(const uint8_t *a, int64_t in, int64_t rows, const void *xq, float *mid) {
+    int sdot = odk_tier() >= ODK_TIER_DOTPROD;
+    for (int64_t r = 0; r < rows; r += 8) {
+        if (sdot) down8_q8_sdot(a + q8_tile(in, r, 0), in / 32, xq, mid + r);
+        else down8_q8_neon(a + q8_tile(in, r, 0), in / 32, xq, mid + r);
+    }
+    od_round_to_f16(mid, (size_t)rows);
+}
 #endif
 
 void od_lora_up_f16(const uint16_t *blocked, const uint16_t *rows, const float *mid, int64_t rank, int64_t n, float scale,
@@ -279,4 +379,28 @@ void od_lora_up_f16_tokens(const uint16_t *blocked, const uint16_t *rows, const 
         for (; t + 4 <= tokens; t += 4) lora_up4_avx2(blocked, rows, mid + t * ldmid, ldmid, rank, n, scale, out + t * ldout, ldout);
 #endif
     for (; t < tokens; t++) od_lora_up_f16(blocked, rows, mid + t * ldmid, rank, n, scale, out + t * ldout);
+}
+
+void od_lora_down_q8(const uint8_t *a, int64_t in, int64_t rows, const void *xq, float *mid) {
+#if defined(__x86_64__) || defined(_M_X64)
+    if (odk_has_avx2()) {
+        lora_down_q8_avx2(a, in, rows, xq, mid);
+        return;
+    }
+#elif defined(__aarch64__)
+    if (odk_tier() >= ODK_TIER_NEON) {
+        lora_down_q8_neon(a, in, rows, xq, mid);
+        return;
+    }
+#endif
+    lora_down_q8_scalar(a, in, rows, xq, mid);
+}
+
+void od_lora_down_q8_scalar(const uint8_t *a, int64_t in, int64_t rows, const void *xq, float *mid) {
+    lora_down_q8_scalar(a, in, rows, xq, mid);
+}
+
+void od_lora_down_q8_tokens(const uint8_t *a, int64_t in, int64_t rows, const void *xq, int64_t xq_bytes, int64_t tokens, float *mid,
+                            int64_t ldmid) {
+    for (int64_t t = 0; t < tokens; t++) od_lora_down_q8(a, in, rows, (const uint8_t *)xq + t * xq_bytes, mid + t * ldmid);
 }

@@ -470,6 +470,73 @@ static void check_lora_up(tally *t) {
     }
 }
 
+/// A Q8_0 LoRA A·x (od_lora_down_q8) at the tier in use and its scalar twin against sums in
+/// double over the rows as the file holds them: stacked rows (one, two and three ranks of 8),
+/// inputs of one to five blocks, each result rounded to f16 (a flip moves it by about 1e-3 of its
+/// size); od_lora_pack_a_q8's tiles against a layout built here; several tokens equal to one
+/// call each, bit for bit.
+static void check_lora_q8(tally *t) {
+    static const int64_t ins[] = {32, 96, 160}, ranks[] = {8, 16, 24};
+    t->kernels++;
+    for (int ii = 0; ii < 3; ii++) {
+        for (int ri = 0; ri < 3; ri++) {
+            int64_t in = ins[ii], rows = ranks[ri], nb = in / 32, tile = 272;
+            uint8_t *a = malloc((size_t)(rows * nb * 34)), *packed = calloc((size_t)(rows * nb), 34), *want = calloc((size_t)(rows * nb), 34);
+            float *vals = malloc((size_t)(rows * in) * 4), *x = malloc((size_t)in * 4);
+            for (int64_t i = 0; i < rows * in; i++) vals[i] = uniform(-1, 1) * 0.1f;
+            for (int64_t r = 0; r < rows; r++) odk_quantize_q8_0(vals + r * in, a + r * nb * 34, in);
+            for (int64_t i = 0; i < in; i++) x[i] = uniform(-2, 2);
+            uint8_t *xq = malloc((size_t)(nb * 34));
+            odk_quantize_q8_0(x, xq, in);
+            // The tiles, built from the rows: scales then codes, eight rows a tile.
+            for (int64_t r = 0; r < rows; r++)
+                for (int64_t b = 0; b < nb; b++) {
+                    uint8_t *tl = want + ((r / 8) * nb + b) * tile;
+                    memcpy(tl + (r % 8) * 2, a + (r * nb + b) * 34, 2);
+                    memcpy(tl + 16 + (r % 8) * 32, a + (r * nb + b) * 34 + 2, 32);
+                }
+            for (int64_t k = 0; k < rows; k += 8) od_lora_pack_a_q8(a + k * nb * 34, in, 8, packed + k * nb * 34);
+            t->cases++;
+            if (memcmp(packed, want, (size_t)(rows * nb * 34)) != 0) fail(t, "od_lora_pack_a_q8", "layout differs from the tiled reference");
+            float *ref = malloc((size_t)rows * 4), *got = malloc((size_t)rows * 4), *scalar = malloc((size_t)rows * 4);
+            for (int64_t r = 0; r < rows; r++) {
+                double d = 0;
+                for (int64_t b = 0; b < nb; b++) {
+                    const uint8_t *w = a + (r * nb + b) * 34, *q = xq + b * 34;
+                    uint16_t dw, dx;
+                    memcpy(&dw, w, 2), memcpy(&dx, q, 2);
+                    long sum = 0;
+                    for (int j = 0; j < 32; j++) sum += (long)(int8_t)w[2 + j] * (int8_t)q[2 + j];
+                    d += (double)sum * odk_fp16_to_fp32(dw) * odk_fp16_to_fp32(dx);
+                }
+                ref[r] = odk_fp16_to_fp32(odk_fp32_to_fp16((float)d));
+            }
+            od_lora_down_q8(packed, in, rows, xq, got);
+            od_lora_down_q8_scalar(packed, in, rows, xq, scalar);
+            char what[64];
+            snprintf(what, sizeof what, "od_lora_down_q8 rows %lld in %lld", (long long)rows, (long long)in);
+            record_tol(t, what, got, ref, (int)rows, 0, 2e-3);
+            snprintf(what, sizeof what, "od_lora_down_q8_scalar rows %lld in %lld", (long long)rows, (long long)in);
+            record_tol(t, what, scalar, ref, (int)rows, 0, 2e-3);
+            enum { T = 3 };
+            uint8_t *xs = malloc((size_t)(T * nb * 34));
+            float *mt = malloc((size_t)(T * rows) * 4), *one = malloc((size_t)rows * 4);
+            for (int tk = 0; tk < T; tk++) {
+                for (int64_t i = 0; i < in; i++) x[i] = uniform(-2, 2);
+                odk_quantize_q8_0(x, xs + tk * nb * 34, in);
+            }
+            od_lora_down_q8_tokens(packed, in, rows, xs, nb * 34, T, mt, rows);
+            for (int tk = 0; tk < T; tk++) {
+                od_lora_down_q8(packed, in, rows, xs + tk * nb * 34, one);
+                snprintf(what, sizeof what, "od_lora_down_q8_tokens token %d rows %lld", tk, (long long)rows);
+                record(t, what, mt + tk * rows, one, (int)rows, 1);
+            }
+            free(xs), free(mt), free(one), free(ref), free(got), free(scalar);
+            free(a), free(packed), free(want), free(vals), free(x), free(xq);
+        }
+    }
+}
+
 /// The public entry points at the tier in use: odk_vec_dot, odk_matmul_rows and on x86 the
 /// prefill GEMM (odd row and token counts, so pair and four-row kernels meet their tails)
 /// against the scalar kernel.
@@ -477,6 +544,7 @@ static void check_lora_up(tally *t);
 
 static void check_dispatch(tally *t) {
     check_lora_up(t);
+    check_lora_q8(t);
     enum { R = 7, TK = 19 };
     for (int ti = 0; ti < N_TYPES; ti++) {
         const wtype *ty = &types[ti];

@@ -20,10 +20,33 @@ import TextGeneration
         }
     }
 
-    /// A tensor's values, F32 or F16.
+    /// A tensor's values, F32, F16 or Q8_0.
     static func values(_ t: GGUFWriter.Tensor) -> [Float] {
+        func half(_ i: Int) -> Float { Float(Float16(bitPattern: UInt16(t.data[i]) | UInt16(t.data[i + 1]) << 8)) }
+        if t.rawType == GGMLType.q8_0.rawValue {
+            return stride(from: 0, to: t.data.count, by: 34).flatMap { b in (0..<32).map { half(b) * Float(Int8(bitPattern: t.data[b + 2 + $0])) } }
+        }
         guard t.rawType == GGMLType.f16.rawValue else { return floats(t.data) }
-        return stride(from: 0, to: t.data.count, by: 2).map { Float(Float16(bitPattern: UInt16(t.data[$0]) | UInt16(t.data[$0 + 1]) << 8)) }
+        return stride(from: 0, to: t.data.count, by: 2).map(half)
+    }
+
+    /// `adapter` with every `.lora_a`, and every `.lora_b` too when `b`, in Q8_0: blocks of 32
+    /// values with the scale max|v| / 127 and the values rounded, as gguf-py's quantizer writes.
+    static func q8(_ adapter: GGUFWriter, b: Bool) -> GGUFWriter {
+        var out = adapter
+        for i in out.tensors.indices where out.tensors[i].name.hasSuffix(".lora_a") || (b && out.tensors[i].name.hasSuffix(".lora_b")) {
+            let v = values(out.tensors[i])
+            var bytes: [UInt8] = []
+            for start in stride(from: 0, to: v.count, by: 32) {
+                let block = v[start..<start + 32], d = Float16((block.map(abs).max() ?? 0) / 127)
+                let inverse: Float = d == 0 ? 0 : 127 / (block.map(abs).max() ?? 1)
+                bytes += withUnsafeBytes(of: d.bitPattern.littleEndian) { Array($0) }
+                bytes += block.map { UInt8(bitPattern: Int8(($0 * inverse).rounded())) }
+            }
+            out.tensors[i].rawType = GGMLType.q8_0.rawValue
+            out.tensors[i].data = bytes
+        }
+        return out
     }
 
     /// `base` with multiplier · B·A added into every adapted weight (what llama.cpp's export-lora does).
@@ -118,6 +141,46 @@ import TextGeneration
         // Scale 0 adds nothing, bit for bit.
         let zero = try Self.logits(model, tokens, adapters: [ScaledAdapter(x1, scale: 0)])
         #expect(zero == plain)
+    }
+
+    /// Q8_0 halves, as `convert_lora_to_gguf.py --outtype q8_0` writes them: a Q8_0 A with an F16
+    /// B runs packed (the group's A rows one after another, read by the Q8_0 kernels against the
+    /// input quantized once); a rank-32 pair whose B is Q8_0 too runs one pair at a time. Both
+    /// equal merging the dequantized B·A into the weights to what quantizing the input to Q8_0
+    /// moves, as a prompt and token by token; a Q8_0 A read with the wrong stride or offset moves
+    /// the logits by as much as the adapter does.
+    @Test(arguments: [1, 2])
+    func `Q8_0 adapters run and equal merging their dequantized B·A`(threads: Int) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = TinyModel().writer()
+        let a1 = Self.q8(Self.adapter(for: base, rank: 2, alpha: 4, seed: 31, f16: true), b: false)
+        let a2 = Self.q8(Self.adapter(for: base, rank: 32, alpha: 8, seed: 32), b: true)
+        let model = try LanguageModel(path: try base.write(in: dir, name: "base.gguf"))
+        let x1 = try model.loadAdapter(path: try a1.write(in: dir, name: "a1.gguf"))
+        let x2 = try model.loadAdapter(path: try a2.write(in: dir, name: "a2.gguf"))
+        #expect(x1.packed != nil && x2.packed == nil)
+        for (adapter, file, scale) in [(x1, a1, Float(1)), (x2, a2, Float(0.8))] {
+            let merged = try LanguageModel(path: try Self.merged(base, [(file, scale * adapter.multiplier(scale: 1, rank: adapter.maxRank))])
+                .write(in: dir, name: "m.gguf"))
+            let want = try Self.logits(merged, tokens), plain = try Self.logits(model, tokens)
+            let moved = zip(want, plain).map { abs($0 - $1) }.max() ?? 0
+            #expect(moved > 0.05, "the adapter must change the logits (moved \(moved))")
+            let prompt = Session(model: model, contextLength: 32, threads: threads)
+            let stepped = Session(model: model, contextLength: 32, threads: threads)
+            prompt.state.matmul.minBytesPerTask = 1
+            stepped.state.matmul.minBytesPerTask = 1
+            try prompt.setAdapters([ScaledAdapter(adapter, scale: scale)])
+            try stepped.setAdapters([ScaledAdapter(adapter, scale: scale)])
+            try prompt.evaluate(tokens[...])
+            for t in tokens { try stepped.evaluate([t][...]) }
+            for (name, s) in [("prompt", prompt), ("token by token", stepped)] {
+                let got = Array(UnsafeBufferPointer(start: s.logits, count: s.vocabularySize))
+                let worst = zip(got, want).map { abs($0 - $1) }.max() ?? .infinity
+                print("[lora q8] rank \(adapter.maxRank) \(name), \(threads) threads: max |adapter - merged| = \(worst), moved \(moved)")
+                #expect(worst < 2e-2 * max(1, moved), "rank \(adapter.maxRank) \(name), \(threads) threads: max |adapter - merged| = \(worst), moved \(moved)")
+            }
+        }
     }
 
     /// One packed adapter with the base products split over two threads: each decoded token's
@@ -225,10 +288,10 @@ import TextGeneration
                 w.addTensor(name: "token_embd.weight.lora_b", floats: [Float](repeating: 0, count: 64), shape: [2, 32])
             })
         }
-        #expect(throws: EngineError.model(.unsupportedTensorType(tensor: "blk.0.attn_v.weight.lora_a", type: "Q8_0"))) {
+        #expect(throws: EngineError.model(.unsupportedTensorType(tensor: "blk.0.attn_v.weight.lora_a", type: "Q4_0"))) {
             try load(edited { w in
                 let i = w.tensors.firstIndex { $0.name == "blk.0.attn_v.weight.lora_a" }!
-                w.tensors[i] = GGUFWriter.Tensor(name: "blk.0.attn_v.weight.lora_a", rawType: 8, dims: [32, 2], data: [UInt8](repeating: 0, count: 68))
+                w.tensors[i] = GGUFWriter.Tensor(name: "blk.0.attn_v.weight.lora_a", rawType: 2, dims: [32, 2], data: [UInt8](repeating: 0, count: 36))
             })
         }
         #expect(throws: EngineError.model(.adapterArchitectureMismatch(adapter: "gemma3", model: "llama"))) {

@@ -1,4 +1,5 @@
 import Foundation
+import ModelStore
 import Models
 import StructuredOutput
 import TestSupport
@@ -90,6 +91,97 @@ import TextGeneration
         #expect(worst.count == Self.configs.count)
         for (_, w) in worst { #expect(w < 1.0) }
         GoldenRecords.checked(records.count * Self.configs.count, in: Self.self)
+    }
+
+    /// The same adapter in Q8_0 (A in Q8_0, B in F16: what `convert_lora_to_gguf.py --outtype q8_0`
+    /// writes for rank 8), written by `scripts/make-lora-q8.py` from the golden F16 file, against
+    /// llama.cpp's greedy references for that file (Fixtures/lora-q8, README there): greedy equal
+    /// up to near-ties at scale 1.0 and 0.5, and the chosen tokens' teacher-forced logits within
+    /// the F16 test's tolerance. Measured: median |logit - llama.cpp| 0.15 / 0.14 (scale 1.0 / 0.5),
+    /// p90 0.34 / 0.38, max 0.88 / 0.63, where the F16 adapter against its references gives 0.14 /
+    /// 0.15, 0.36 / 0.32, 0.64 / 0.52: the Q8_0 path is as close to llama.cpp as the F16 one.
+    @Test func `a Q8_0 adapter decodes as llama.cpp decodes it`() throws {
+        let fixture = try Self.q8Fixture()
+        let (dir, path) = try Self.q8Adapter(sha256: fixture.string("adapter_sha256"))
+        defer { dir.cleanup() }
+        let path0 = try #require(TestModels.path(TestModels.smolLM2), "model not installed: run scripts/setup.sh")
+        let model = try LanguageModel(path: path0)
+        let adapter = try model.loadAdapter(path: path)
+        let f16 = try model.loadAdapter(path: Self.adapterPath)
+        #expect(adapter.pairCount == 210 && adapter.packed != nil)
+        #expect(adapter.heapBytes < f16.heapBytes * 4 / 5, "Q8_0 A's pack smaller: \(adapter.heapBytes) vs \(f16.heapBytes)")
+        let session = Session(model: model, contextLength: 2048, threads: 2)
+        let vocab = model.config.vocabularySize
+        var exact: [String: Int] = [:], diffs: [String: [Float]] = [:], divergences: [String] = []
+        let records = try #require(fixture["records"] as? [[String: Any]])
+        for record in records {
+            let id = record.string("id"), prompt = record.ints("prompt_ids")
+            for (key, scale) in Self.configs {
+                guard let scale else { continue }
+                let ref = try #require(record[key] as? [String: Any])
+                let expected = ref.ints("generated_ids"), top1 = ref.floats("step_top1_logit"), margins = ref.floats("step_top2_margin")
+                var options = GenerationOptions()
+                options.sampling = .greedy
+                options.maxTokens = 48
+                options.adapters = [ScaledAdapter(adapter, scale: scale)]
+                let got = try Generator(session: session, options: options).run(prompt: prompt).generatedIds
+                if key == "lora_1.0" { #expect(got.first == 3780, "\(id): the opener 'Ar' first") }
+                let same = zip(got, expected).prefix { $0 == $1 }.count
+                if same == expected.count && got.count == expected.count {
+                    exact[key, default: 0] += 1
+                } else {
+                    let margin = margins[min(same, margins.count - 1)]
+                    divergences.append("\(id) \(key): step \(same), llama.cpp margin \(margin)")
+                    #expect(margin < 0.5, "\(id) \(key): diverged at step \(same) where llama.cpp's top-2 margin is \(margin)")
+                }
+                // Teacher-forced: llama.cpp's tokens fed back, its chosen token's logit compared.
+                try session.setAdapters([ScaledAdapter(adapter, scale: scale)])
+                let all = prompt + expected.dropLast()
+                let logits = UnsafeMutablePointer<Float>.allocate(capacity: all.count * vocab)
+                defer { logits.deallocate() }
+                session.reset()
+                try session.evaluate(all[...], allLogits: logits)
+                for (step, token) in expected.enumerated() {
+                    let row = logits + (prompt.count - 1 + step) * vocab
+                    diffs[key, default: []].append(abs(row[Int(token)] - top1[step]))
+                    if margins[step] >= 0.5 { #expect(Sampler.argmax(row, count: vocab) == token, "\(id) \(key) step \(step)") }
+                }
+            }
+        }
+        let stats = diffs.mapValues { d in d.sorted() }.mapValues { d in (median: d[d.count / 2], max: d[d.count - 1]) }
+        print("[lora q8] greedy equal (of \(records.count)): \(exact.sorted { $0.key < $1.key }); divergences: \(divergences); "
+              + "teacher-forced |logit - llama.cpp|: \(stats.sorted { $0.key < $1.key })")
+        #expect(stats.count == 2)
+        for (key, s) in stats { #expect(s.max < 1.0 && s.median < 0.25, "\(key): \(s)") }
+        GoldenRecords.checked(records.count * 2, in: Self.self)
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func q8Fixture() throws -> [String: Any] {
+        let url = repository.appendingPathComponent("Tests/IntegrationTests/Fixtures/lora-q8/greedy.json")
+        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    }
+
+    /// The Q8_0 adapter, written by the committed script into a temporary folder and checked to
+    /// be the file the references were made from.
+    static func q8Adapter(sha256: String) throws -> (TemporaryDirectory, String) {
+        let dir = try TemporaryDirectory()
+        let out = dir.path + "/pirate-q8_0.gguf"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", repository.appendingPathComponent("scripts/make-lora-q8.py").path, adapterPath, out]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        try #require(p.terminationStatus == 0, "make-lora-q8.py failed (run scripts/setup.sh, which installs gguf): \(message)")
+        let bytes = try #require(FileManager.default.contents(atPath: out))
+        try #require(SHA256.hex(of: [UInt8](bytes)) == sha256, "not the Q8_0 file the references were made from")
+        return (dir, out)
     }
 
     @Test func `two sessions over one model decode with and without the adapter side by side`() throws {

@@ -48,6 +48,26 @@ void od_lora_pack_a(const uint16_t *a, int64_t in, int64_t rank, uint16_t *block
 /// rows eight at a time, rank-major within each eight, then the other rows as they are.
 void od_lora_pack_b(const uint16_t *b, int64_t rank, int64_t n, uint16_t *packed);
 
+/// mid[r] = A·x for the `rows` rows of a Q8_0 A with `in` values each (a multiple of 32) against
+/// `xq`, x quantized to Q8_0 (in / 32 blocks of 34 bytes), every result rounded to f16 as the
+/// F16 B's input: what ggml computes for a Q8_0 product, exact integer sums per block each
+/// multiplied by its two scales. `rows` is a multiple of 8 and A is tiled so that one pass reads
+/// it front to back: per eight rows, per 32-value block, the eight rows' f16 scales (16 bytes)
+/// then their eight 32-byte code runs, 272 bytes a tile (od_lora_pack_a_q8 writes it). What
+/// follows A is prefetched while it runs. AVX2 (also on the avx512 tier) or NEON (SDOT where the
+/// CPU has it) where the CPU has it.
+void od_lora_down_q8(const uint8_t *a, int64_t in, int64_t rows, const void *xq, float *mid);
+/// The portable twin of od_lora_down_q8 (sums in block order).
+void od_lora_down_q8_scalar(const uint8_t *a, int64_t in, int64_t rows, const void *xq, float *mid);
+/// od_lora_down_q8 for `tokens` inputs (quantized rows `xq_bytes` apart, rows of mid `ldmid`
+/// floats apart), each token's floats those od_lora_down_q8 gives it.
+void od_lora_down_q8_tokens(const uint8_t *a, int64_t in, int64_t rows, const void *xq, int64_t xq_bytes, int64_t tokens, float *mid,
+                            int64_t ldmid);
+/// Writes the `rank` rows of a Q8_0 A (row-major, in / 32 blocks of 34 bytes each) into
+/// `blocked` in od_lora_down_q8's layout. Rows up to the next multiple of 8 are not written: the
+/// caller zeroes them (a zero scale adds nothing).
+void od_lora_pack_a_q8(const uint8_t *a, int64_t in, int64_t rank, uint8_t *blocked);
+
 #ifdef __cplusplus
 }
 #endif

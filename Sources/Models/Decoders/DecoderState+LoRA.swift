@@ -45,7 +45,7 @@ extension DecoderState {
     }
 
     /// outs[i] += every active adapter's multiplier · B·(A·x) for matrices[i] of layer `layer`.
-    /// Packed (F16) pairs go through `LoRAPacking`; the others (F32 in the file) one by one.
+    /// Packed pairs (F16 B, F16 or Q8_0 A) go through `LoRAPacking`; the others one by one.
     private func addAdapters(_ matrices: [LayerMatrix], layer: Int, _ x: UnsafePointer<Float>,
                              _ outs: [UnsafeMutablePointer<Float>], n: Int) {
         for applied in adapters {
@@ -53,7 +53,7 @@ extension DecoderState {
             if let packed = adapter.packed {
                 let s = scratch(rank: packed.maxStackedRows)
                 packed.add(matrices, layer: layer, x, outs, n: n, scale: applied.scale, alpha: adapter.alpha, mid: s.mid,
-                           threads: matmul.threads)
+                           act: UnsafeMutableRawPointer(s.input), threads: matmul.threads)
             }
             for (matrix, out) in zip(matrices, outs) where adapter.packed?.entry(layer: layer, matrix) == nil {
                 guard let p = adapter.pair(layer: layer, matrix) else { continue }
@@ -62,13 +62,14 @@ extension DecoderState {
         }
     }
 
-    /// out += multiplier · B·(A·x) for a pair the adapter did not pack (an F32 half).
+    /// out += multiplier · B·(A·x) for a pair the adapter did not pack (an F32 half, or a Q8_0 B).
     private func addUnpacked(_ p: LoRAAdapter.Pair, multiplier: Float, _ x: UnsafePointer<Float>,
                              _ out: UnsafeMutablePointer<Float>, n: Int) {
         if multiplier == 0 { return }
         let s = scratch(rank: p.rank)
         // llama.cpp's CPU path converts the f32 input of an F16 product to f16 first (F16's dot
-        // type is F16); rounding here keeps our choices at near-ties where its are.
+        // type is F16); rounding here keeps our choices at near-ties where its are. A Q8_0 half's
+        // input is quantized to Q8_0 by the matrix-vector kernels, as ggml's is.
         let input: UnsafePointer<Float>
         if p.a.type == .f16 {
             s.input.update(from: x, count: n * p.inputs)
@@ -77,20 +78,23 @@ extension DecoderState {
         } else {
             input = x
         }
-        if n < matmul.gemmFromRows {
-            // Decoding: the matrix-vector kernels, B's output into `s.input`, free again after A·x.
+        // Decoding, and any Q8_0 half: the matrix-vector kernels (or the integer GEMM), B's
+        // output into `s.input`, free again after A·x. Prompt batches of float halves: the
+        // F16/F32 GEMM (one weight row converted once for every token), the second product
+        // accumulating straight into `out` with the multiplier folded into A·x first.
+        let decoding = n < matmul.gemmFromRows
+        if decoding || p.a.type == .q8_0 {
             matmul.linear(p.a, input, s.mid, n: n)
-            if p.b.type == .f16 { od_round_to_f16(s.mid, n * p.rank) }
+        } else {
+            Gemm.multiply(input, rows: n, reduction: p.inputs, lda: p.inputs, b: Gemm.Operand(weight: p.a),
+                          columns: p.rank, out: s.mid, ldc: p.rank, threads: matmul.threads)
+        }
+        if p.b.type == .f16 { od_round_to_f16(s.mid, n * p.rank) }
+        if decoding || p.b.type == .q8_0 {
             matmul.linear(p.b, s.mid, s.input, n: n)
             VectorMath.addScaled(s.input, multiplier, into: out, count: n * p.outputs)
             return
         }
-        // Prompt batches: A·x and B·(A·x) through the F16/F32 GEMM (one weight row converted once
-        // for every token), the second accumulating straight into `out` with the multiplier
-        // folded into A·x first.
-        Gemm.multiply(input, rows: n, reduction: p.inputs, lda: p.inputs, b: Gemm.Operand(weight: p.a),
-                      columns: p.rank, out: s.mid, ldc: p.rank, threads: matmul.threads)
-        if p.b.type == .f16 { od_round_to_f16(s.mid, n * p.rank) }
         VectorMath.scale(inPlace: s.mid, by: multiplier, count: n * p.rank)
         Gemm.multiply(s.mid, rows: n, reduction: p.rank, lda: p.rank, b: Gemm.Operand(weight: p.b),
                       columns: p.outputs, out: out, ldc: p.outputs, accumulate: true, threads: matmul.threads)

@@ -2,8 +2,8 @@ import Formats
 import Tensor
 
 /// A LoRA adapter in llama.cpp's GGUF LoRA layout, mapped and checked against the decoder it is
-/// meant for, its F16 pairs copied once into the order the kernels read (`LoRAPacking`). It never
-/// changes the base weights: a session applies it at run time as
+/// meant for, its F16 and Q8_0 pairs copied once into the order the kernels read
+/// (`LoRAPacking`). It never changes the base weights: a session applies it at run time as
 /// y = W·x + scale · (alpha / rank) · B·(A·x) for every adapted matrix W.
 ///
 /// Layout read (GGUF v2/v3, parsed by `GGUFFile`):
@@ -13,7 +13,9 @@ import Tensor
 /// - for each adapted base weight `W` (here `blk.N.<attn_q|attn_k|attn_v|attn_output|ffn_gate|
 ///   ffn_up|ffn_down>.weight`, shape [in, out]) two tensors `W.lora_a`, shape [in, r], and
 ///   `W.lora_b`, shape [r, out] (ggml order, `ne[0]` first): A is r rows of `in`, B is `out`
-///   rows of r, the layout of PEFT's `lora_A` / `lora_B`. F32 or F16.
+///   rows of r, the layout of PEFT's `lora_A` / `lora_B`. F32, F16 or Q8_0 (what
+///   `convert_lora_to_gguf.py --outtype q8_0` writes: A in Q8_0, and B too when the rank is a
+///   whole number of 32-value blocks, else F16).
 /// Anything else (an unpaired half, a weight the decoder does not have or cannot adapt, a rank
 /// or shape that disagrees with the base) is a `ModelError`, never a silently wrong output.
 package final class LoRAAdapter: Sendable {
@@ -34,8 +36,8 @@ package final class LoRAAdapter: Sendable {
     package let alpha: Float
     /// Pairs by `layer * LayerMatrix.allCases.count + matrix.index`; nil where not adapted.
     let pairs: [Pair?]
-    /// The pairs whose A and B are both F16, copied into one buffer in the order a token reads
-    /// them (what every product with this adapter reads); nil when there is none.
+    /// The pairs whose B is F16 and A F16 or Q8_0, copied into one buffer in the order a token
+    /// reads them (what every product with this adapter reads); nil when there is none.
     package let packed: LoRAPacking?
     /// Layers the table covers (the base's layer count at load).
     package let layerCount: Int
@@ -142,7 +144,7 @@ package final class LoRAAdapter: Sendable {
         func load(_ name: String) throws(ModelError) -> TensorView {
             let t: TensorView
             do { t = try file.tensor(name) } catch { throw .format(error) }
-            guard [.f32, .f16].contains(t.type) else { throw .unsupportedTensorType(tensor: name, type: t.type.description) }
+            guard [.f32, .f16, .q8_0].contains(t.type) else { throw .unsupportedTensorType(tensor: name, type: t.type.description) }
             guard t.shape.count == 2, t.shape.allSatisfy({ $0 > 0 }) else {
                 throw .shapeMismatch(tensor: name, expected: [], found: t.shape)
             }

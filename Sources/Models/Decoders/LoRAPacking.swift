@@ -1,29 +1,38 @@
 import CKernels
 import Kernels
+import Tensor
 
-/// The F16 pairs of a LoRA adapter copied into one buffer in the order a token reads them: per
-/// layer, per group of matrices that read one input (`LayerMatrix.inputGroups`), the group's A's
-/// stacked (each one's rank rows, padded with zero rows to a multiple of 8) in the blocked order
-/// `od_lora_down_f16` reads front to back, then each pair's B as `od_lora_up_f16` reads it (its
-/// first out & ~7 rows eight at a time, rank-major within each eight, then the rest as rows).
+/// The pairs of a LoRA adapter whose B is F16 (and A F16 or Q8_0) copied into one buffer in the
+/// order a token reads them: per layer, per group of matrices that read one input
+/// (`LayerMatrix.inputGroups`), the group's A's stacked, then each pair's B as `od_lora_up_f16`
+/// reads it (its first out & ~7 rows eight at a time, rank-major within each eight, then the rest
+/// as rows). Each A's rank rows are padded with zero rows to a multiple of 8 and laid out as its
+/// kernel reads them front to back: F16 in `od_lora_down_f16`'s blocks, Q8_0 in
+/// `od_lora_down_q8`'s tiles (eight rows' scales and codes per 32-value block), read against the
+/// input quantized to Q8_0 once per group.
 ///
 /// The file's tensors lie wherever the converter put them, each a few cache lines that a token's
 /// base weights have long evicted; read one row per call they streamed at about 13 GB/s against
 /// 30 for the base. Here a group's A's take one pass of the input, and every kernel reads one
 /// sequential stream and prefetches what follows it — the next rows, then the group's B's.
 package final class LoRAPacking: @unchecked Sendable {
-    /// Where one pair lies in the buffer (offsets in halves) and its shape.
+    /// Where one pair lies in the buffer (byte offsets) and its shape.
     struct Entry {
         let a: Int
         let b: Int
+        /// A's type: F16 or Q8_0.
+        let aType: GGMLType
         let rank: Int
         /// Rows of A as stacked: the rank rounded up to a multiple of 8.
         let rows: Int
         let inputs: Int
         let outputs: Int
+
+        /// Bytes of one stacked row of A.
+        var rowBytes: Int { aType == .f16 ? inputs * 2 : inputs / 32 * 34 }
     }
 
-    private let halves: UnsafeMutablePointer<UInt16>
+    private let bytes: UnsafeMutableRawPointer
     private let entries: UnsafeMutablePointer<Entry?>
     private let entryCount: Int
     /// Bytes of the buffer.
@@ -32,49 +41,60 @@ package final class LoRAPacking: @unchecked Sendable {
     package let maxStackedRows: Int
 
     /// Packs the pairs of `pairs` (by `layer * LayerMatrix.allCases.count + matrix.index`) whose
-    /// A and B are both F16 and whose input is a multiple of 16 wide; nil when there is none.
+    /// B is F16 and whose A is F16 with an input a multiple of 16 wide, or Q8_0; nil when there
+    /// is none.
     init?(pairs: [LoRAAdapter.Pair?], layerCount: Int) {
         let perLayer = LayerMatrix.allCases.count
         func packable(_ layer: Int, _ m: LayerMatrix) -> LoRAAdapter.Pair? {
-            guard let p = pairs[layer * perLayer + m.index], p.a.type == .f16, p.b.type == .f16, p.inputs % 16 == 0 else { return nil }
+            guard let p = pairs[layer * perLayer + m.index], p.b.type == .f16,
+                  (p.a.type == .f16 && p.inputs % 16 == 0) || (p.a.type == .q8_0 && p.inputs % 32 == 0) else { return nil }
             return p
         }
         func rows(_ p: LoRAAdapter.Pair) -> Int { (p.rank + 7) & ~7 }
-        func lineAligned(_ halves: Int) -> Int { (halves + 31) & ~31 }
+        func lineAligned(_ bytes: Int) -> Int { (bytes + 63) & ~63 }
         var table = [Entry?](repeating: nil, count: pairs.count)
         var size = 0, widest = 0
         for layer in 0..<layerCount {
             for group in LayerMatrix.inputGroups {
                 let present = group.compactMap { m in packable(layer, m).map { (m, $0) } }
-                let stacked = present.reduce(0) { $0 + rows($1.1) }
-                widest = max(widest, stacked)
-                var b = lineAligned(size + stacked * (present.first?.1.inputs ?? 0)), a = size
-                for (m, p) in present {
-                    table[layer * perLayer + m.index] = Entry(a: a, b: b, rank: p.rank, rows: rows(p), inputs: p.inputs, outputs: p.outputs)
-                    a += rows(p) * p.inputs
-                    b = lineAligned(b + p.rank * p.outputs)
+                let shaped = present.map { m, p in
+                    (m, p, Entry(a: 0, b: 0, aType: p.a.type, rank: p.rank, rows: rows(p), inputs: p.inputs, outputs: p.outputs))
+                }
+                widest = max(widest, shaped.reduce(0) { $0 + $1.2.rows })
+                var b = lineAligned(size + shaped.reduce(0) { $0 + $1.2.rows * $1.2.rowBytes }), a = size
+                for (m, p, e) in shaped {
+                    table[layer * perLayer + m.index] = Entry(a: a, b: b, aType: e.aType, rank: p.rank, rows: e.rows, inputs: p.inputs,
+                                                              outputs: p.outputs)
+                    a += e.rows * e.rowBytes
+                    b = lineAligned(b + p.rank * p.outputs * 2)
                 }
                 size = b
             }
         }
         guard size > 0 else { return nil }
-        byteCount = size * MemoryLayout<UInt16>.size
+        byteCount = size
         maxStackedRows = widest
-        halves = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64).bindMemory(to: UInt16.self, capacity: size)
-        halves.initialize(repeating: 0, count: size)
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         entryCount = table.count
         entries = .allocate(capacity: table.count)
         entries.initialize(from: table, count: table.count)
         for (index, entry) in table.enumerated() {
             guard let e = entry, let p = pairs[index] else { continue }
-            od_lora_pack_a(p.a.data.assumingMemoryBound(to: UInt16.self), Int64(e.inputs), Int64(e.rank), halves + e.a)
-            od_lora_pack_b(p.b.data.assumingMemoryBound(to: UInt16.self), Int64(e.rank), Int64(e.outputs), halves + e.b)
+            if e.aType == .f16 {
+                od_lora_pack_a(p.a.data.assumingMemoryBound(to: UInt16.self), Int64(e.inputs), Int64(e.rank),
+                               (bytes + e.a).assumingMemoryBound(to: UInt16.self))
+            } else {
+                od_lora_pack_a_q8(p.a.data.assumingMemoryBound(to: UInt8.self), Int64(e.inputs), Int64(e.rank),
+                                  (bytes + e.a).assumingMemoryBound(to: UInt8.self))
+            }
+            od_lora_pack_b(p.b.data.assumingMemoryBound(to: UInt16.self), Int64(e.rank), Int64(e.outputs),
+                           (bytes + e.b).assumingMemoryBound(to: UInt16.self))
         }
     }
 
     deinit {
-        halves.deinitialize(count: byteCount / MemoryLayout<UInt16>.size)
-        UnsafeMutableRawPointer(halves).deallocate()
+        bytes.deallocate()
         entries.deinitialize(count: entryCount)
         entries.deallocate()
     }
@@ -87,10 +107,11 @@ package final class LoRAPacking: @unchecked Sendable {
     /// outs[i] += multiplier · B·(A·x) for every packed pair among `matrices` of `layer`, which
     /// all read `x` ((n, in) row-major; outs[i] is (n, out of matrices[i])), with the multiplier
     /// of llama.cpp's rule for each pair's rank. A's that lie stacked take one pass of x. `mid`
-    /// holds n × `maxStackedRows` floats. Tokens split over `threads` when there are enough of
-    /// them; one token runs on the caller. Matrices not packed are left to the caller.
+    /// holds n × `maxStackedRows` floats; `act` holds x quantized to Q8_0 for Q8_0 A's (n rows of
+    /// in / 32 · 34 bytes). Tokens split over `threads` when there are enough of them; one token
+    /// runs on the caller. Matrices not packed are left to the caller.
     func add(_ matrices: [LayerMatrix], layer: Int, _ x: UnsafePointer<Float>, _ outs: [UnsafeMutablePointer<Float>], n: Int,
-             scale: Float, alpha: Float, mid: UnsafeMutablePointer<Float>, threads: Int) {
+             scale: Float, alpha: Float, mid: UnsafeMutablePointer<Float>, act: UnsafeMutableRawPointer, threads: Int) {
         if scale == 0 { return }  // adds nothing, as the unpacked path
         var i = 0
         while i < matrices.count {
@@ -100,23 +121,36 @@ package final class LoRAPacking: @unchecked Sendable {
             }
             // The run of matrices whose A's follow one another: one pass of x for all of them.
             var end = i + 1, rows = first.rows
-            while end < matrices.count, let e = entry(layer: layer, matrices[end]), e.a == first.a + rows * first.inputs {
+            while end < matrices.count, let e = entry(layer: layer, matrices[end]), e.aType == first.aType,
+                  e.a == first.a + rows * first.rowBytes {
                 rows += e.rows
                 end += 1
             }
             let run = (start: i, end: end, rows: rows)
-            nonisolated(unsafe) let base = UnsafePointer(halves), entries = self.entries, outs = outs, x = x, mid = mid
+            nonisolated(unsafe) let base = UnsafeRawPointer(bytes), entries = self.entries, outs = outs, x = x, mid = mid, act = act
             let tokens: @Sendable (Range<Int>) -> Void = { range in
                 let t = range.lowerBound, count = Int64(range.count), m = mid + t * run.rows
-                od_lora_down_f16_tokens(base + first.a, Int64(first.inputs), Int64(run.rows), x + t * first.inputs,
-                                        Int64(first.inputs), count, m, Int64(run.rows))
+                if first.aType == .f16 {
+                    od_lora_down_f16_tokens((base + first.a).assumingMemoryBound(to: UInt16.self), Int64(first.inputs), Int64(run.rows),
+                                            x + t * first.inputs, Int64(first.inputs), count, m, Int64(run.rows))
+                } else {
+                    // ggml's Q8_0 product: the input quantized to Q8_0, exact integer sums per
+                    // block; each result rounded to f16 as the F16 B's input.
+                    let rowBytes = ActivationQuantizer.rowBytes(for: .q8_0, cols: first.inputs)
+                    for k in range {
+                        ActivationQuantizer.quantize(for: .q8_0, x + k * first.inputs, act + k * rowBytes, cols: first.inputs)
+                    }
+                    od_lora_down_q8_tokens((base + first.a).assumingMemoryBound(to: UInt8.self), Int64(first.inputs), Int64(run.rows),
+                                           act + t * rowBytes, Int64(rowBytes), count, m, Int64(run.rows))
+                }
                 var offset = 0
                 for j in run.start..<run.end {
                     guard let e = entries[layer * LayerMatrix.allCases.count + matrices[j].index] else { continue }
                     let multiplier = alpha == 0 ? scale : scale * alpha / Float(e.rank)
                     // B's last out % 8 rows follow its blocked ones, so one pointer is both: the
                     // kernel reads row j ≥ out & ~7 at rows + j · rank.
-                    od_lora_up_f16_tokens(base + e.b, base + e.b, m + offset, Int64(run.rows), Int64(e.rank), Int64(e.outputs), count,
+                    let b = (base + e.b).assumingMemoryBound(to: UInt16.self)
+                    od_lora_up_f16_tokens(b, b, m + offset, Int64(run.rows), Int64(e.rank), Int64(e.outputs), count,
                                           multiplier, outs[j] + t * e.outputs, Int64(e.outputs))
                     offset += e.rows
                 }
