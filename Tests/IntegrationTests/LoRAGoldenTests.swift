@@ -66,7 +66,6 @@ import TextGeneration
     @Test func `teacher-forced logits of llama.cpp's tokens are within tolerance with the adapter`() throws {
         let (model, adapter) = try Self.load()
         let session = Session(model: model, contextLength: 2048, threads: 2)
-        let vocab = model.config.vocabularySize
         var worst: [String: Float] = [:]
         let records = try GoldenFiles.lines("lora/greedy.jsonl")
         for record in records {
@@ -75,16 +74,9 @@ import TextGeneration
                 let ref = try #require(record[key] as? [String: Any])
                 let generated = ref.ints("generated_ids"), top1 = ref.floats("step_top1_logit"), margins = ref.floats("step_top2_margin")
                 try session.setAdapters(scale.map { [ScaledAdapter(adapter, scale: $0)] } ?? [])
-                let all = prompt + generated.dropLast()
-                let logits = UnsafeMutablePointer<Float>.allocate(capacity: all.count * vocab)
-                defer { logits.deallocate() }
-                session.reset()
-                try session.evaluate(all[...], allLogits: logits)
-                for (step, token) in generated.enumerated() {
-                    let row = logits + (prompt.count - 1 + step) * vocab
-                    worst[key] = max(worst[key] ?? 0, abs(row[Int(token)] - top1[step]))
-                    if margins[step] >= 0.5 { #expect(Sampler.argmax(row, count: vocab) == token, "\(record.string("id")) \(key) step \(step)") }
-                }
+                let diffs = try Self.teacherForced(session, prompt: prompt, generated: generated, top1: top1, margins: margins,
+                                                   label: "\(record.string("id")) \(key)")
+                worst[key] = max(worst[key] ?? 0, diffs.max() ?? 0)
             }
         }
         print("[lora] teacher-forced max |logit - llama.cpp| of the chosen token: \(worst.sorted { $0.key < $1.key })")
@@ -111,7 +103,6 @@ import TextGeneration
         #expect(adapter.pairCount == 210 && adapter.packed != nil)
         #expect(adapter.heapBytes < f16.heapBytes * 4 / 5, "Q8_0 A's pack smaller: \(adapter.heapBytes) vs \(f16.heapBytes)")
         let session = Session(model: model, contextLength: 2048, threads: 2)
-        let vocab = model.config.vocabularySize
         var exact: [String: Int] = [:], diffs: [String: [Float]] = [:], divergences: [String] = []
         let records = try #require(fixture["records"] as? [[String: Any]])
         for record in records {
@@ -134,18 +125,9 @@ import TextGeneration
                     divergences.append("\(id) \(key): step \(same), llama.cpp margin \(margin)")
                     #expect(margin < 0.5, "\(id) \(key): diverged at step \(same) where llama.cpp's top-2 margin is \(margin)")
                 }
-                // Teacher-forced: llama.cpp's tokens fed back, its chosen token's logit compared.
                 try session.setAdapters([ScaledAdapter(adapter, scale: scale)])
-                let all = prompt + expected.dropLast()
-                let logits = UnsafeMutablePointer<Float>.allocate(capacity: all.count * vocab)
-                defer { logits.deallocate() }
-                session.reset()
-                try session.evaluate(all[...], allLogits: logits)
-                for (step, token) in expected.enumerated() {
-                    let row = logits + (prompt.count - 1 + step) * vocab
-                    diffs[key, default: []].append(abs(row[Int(token)] - top1[step]))
-                    if margins[step] >= 0.5 { #expect(Sampler.argmax(row, count: vocab) == token, "\(id) \(key) step \(step)") }
-                }
+                diffs[key, default: []] += try Self.teacherForced(session, prompt: prompt, generated: expected, top1: top1, margins: margins,
+                                                                  label: "\(id) \(key)")
             }
         }
         let stats = diffs.mapValues { d in d.sorted() }.mapValues { d in (median: d[d.count / 2], max: d[d.count - 1]) }
@@ -154,6 +136,23 @@ import TextGeneration
         #expect(stats.count == 2)
         for (key, s) in stats { #expect(s.max < 1.0 && s.median < 0.25, "\(key): \(s)") }
         GoldenRecords.checked(records.count * 2, in: Self.self)
+    }
+
+    /// llama.cpp's tokens fed back through `session` (its adapters as set) in one pass: per step,
+    /// |our logit − llama.cpp's| of the token it chose; its argmax where its top-2 margin is ≥ 0.5.
+    static func teacherForced(_ session: Session, prompt: [Int32], generated: [Int32], top1: [Float], margins: [Float],
+                              label: String) throws -> [Float] {
+        let vocab = session.vocabularySize
+        let all = prompt + generated.dropLast()
+        let logits = UnsafeMutablePointer<Float>.allocate(capacity: all.count * vocab)
+        defer { logits.deallocate() }
+        session.reset()
+        try session.evaluate(all[...], allLogits: logits)
+        return generated.enumerated().map { step, token in
+            let row = logits + (prompt.count - 1 + step) * vocab
+            if margins[step] >= 0.5 { #expect(Sampler.argmax(row, count: vocab) == token, "\(label) step \(step)") }
+            return abs(row[Int(token)] - top1[step])
+        }
     }
 
     static let repository = URL(fileURLWithPath: #filePath)
