@@ -29,7 +29,9 @@ package final class LoRAPacking: @unchecked Sendable {
         let outputs: Int
 
         /// Bytes of one stacked row of A.
-        var rowBytes: Int { aType == .f16 ? inputs * 2 : inputs / 32 * 34 }
+        var rowBytes: Int { Self.rowBytes(aType, inputs: inputs) }
+
+        static func rowBytes(_ type: GGMLType, inputs: Int) -> Int { type == .f16 ? inputs * 2 : inputs / 32 * 34 }
     }
 
     private let bytes: UnsafeMutableRawPointer
@@ -57,15 +59,13 @@ package final class LoRAPacking: @unchecked Sendable {
         for layer in 0..<layerCount {
             for group in LayerMatrix.inputGroups {
                 let present = group.compactMap { m in packable(layer, m).map { (m, $0) } }
-                let shaped = present.map { m, p in
-                    (m, p, Entry(a: 0, b: 0, aType: p.a.type, rank: p.rank, rows: rows(p), inputs: p.inputs, outputs: p.outputs))
-                }
-                widest = max(widest, shaped.reduce(0) { $0 + $1.2.rows })
-                var b = lineAligned(size + shaped.reduce(0) { $0 + $1.2.rows * $1.2.rowBytes }), a = size
-                for (m, p, e) in shaped {
-                    table[layer * perLayer + m.index] = Entry(a: a, b: b, aType: e.aType, rank: p.rank, rows: e.rows, inputs: p.inputs,
+                func aBytes(_ p: LoRAAdapter.Pair) -> Int { rows(p) * Entry.rowBytes(p.a.type, inputs: p.inputs) }
+                widest = max(widest, present.reduce(0) { $0 + rows($1.1) })
+                var b = lineAligned(size + present.reduce(0) { $0 + aBytes($1.1) }), a = size
+                for (m, p) in present {
+                    table[layer * perLayer + m.index] = Entry(a: a, b: b, aType: p.a.type, rank: p.rank, rows: rows(p), inputs: p.inputs,
                                                               outputs: p.outputs)
-                    a += e.rows * e.rowBytes
+                    a += aBytes(p)
                     b = lineAligned(b + p.rank * p.outputs * 2)
                 }
                 size = b
