@@ -55,6 +55,7 @@ extension DecoderState {
                 packed.add(matrices, layer: layer, x, outs, n: n, scale: applied.scale, alpha: adapter.alpha, mid: s.mid,
                            act: UnsafeMutableRawPointer(s.input), threads: matmul.threads)
             }
+            if adapter.allPacked { continue }
             for (matrix, out) in zip(matrices, outs) where adapter.packed?.entry(layer: layer, matrix) == nil {
                 guard let p = adapter.pair(layer: layer, matrix) else { continue }
                 addUnpacked(p, multiplier: adapter.multiplier(scale: applied.scale, rank: p.rank), x, out, n: n)

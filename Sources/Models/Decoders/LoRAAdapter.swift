@@ -39,6 +39,8 @@ package final class LoRAAdapter: Sendable {
     /// The pairs whose B is F16 and A F16 or Q8_0, copied into one buffer in the order a token
     /// reads them (what every product with this adapter reads); nil when there is none.
     package let packed: LoRAPacking?
+    /// Whether every pair is in `packed` (a product then has no pair to take one by one).
+    let allPacked: Bool
     /// Layers the table covers (the base's layer count at load).
     package let layerCount: Int
 
@@ -82,6 +84,7 @@ package final class LoRAAdapter: Sendable {
         guard table.contains(where: { $0 != nil }) else { throw .adapterEmpty }
         pairs = table
         packed = LoRAPacking(pairs: table, layerCount: layerCount)
+        allPacked = packed?.pairCount == table.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
     }
 
     /// The pair adapting `matrix` of `layer`, if any (also when it is packed).

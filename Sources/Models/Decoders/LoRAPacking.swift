@@ -41,6 +41,8 @@ package final class LoRAPacking: @unchecked Sendable {
     package let byteCount: Int
     /// The most A rows one group stacks: the width of the scratch a token's A·x needs.
     package let maxStackedRows: Int
+    /// Pairs packed.
+    package let pairCount: Int
 
     /// Packs the pairs of `pairs` (by `layer * LayerMatrix.allCases.count + matrix.index`) whose
     /// B is F16 and whose A is F16 with an input a multiple of 16 wide, or Q8_0; nil when there
@@ -74,6 +76,7 @@ package final class LoRAPacking: @unchecked Sendable {
         guard size > 0 else { return nil }
         byteCount = size
         maxStackedRows = widest
+        pairCount = table.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
         bytes.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         entryCount = table.count
@@ -113,54 +116,67 @@ package final class LoRAPacking: @unchecked Sendable {
     func add(_ matrices: [LayerMatrix], layer: Int, _ x: UnsafePointer<Float>, _ outs: [UnsafeMutablePointer<Float>], n: Int,
              scale: Float, alpha: Float, mid: UnsafeMutablePointer<Float>, act: UnsafeMutableRawPointer, threads: Int) {
         if scale == 0 { return }  // adds nothing, as the unpacked path
+        let perLayer = layer * LayerMatrix.allCases.count
         var i = 0
         while i < matrices.count {
-            guard let first = entry(layer: layer, matrices[i]) else {
+            guard let first = entries[perLayer + matrices[i].index] else {
                 i += 1
                 continue
             }
             // The run of matrices whose A's follow one another: one pass of x for all of them.
             var end = i + 1, rows = first.rows
-            while end < matrices.count, let e = entry(layer: layer, matrices[end]), e.aType == first.aType,
+            while end < matrices.count, let e = entries[perLayer + matrices[end].index], e.aType == first.aType,
                   e.a == first.a + rows * first.rowBytes {
                 rows += e.rows
                 end += 1
             }
-            let run = (start: i, end: end, rows: rows)
-            nonisolated(unsafe) let base = UnsafeRawPointer(bytes), entries = self.entries, outs = outs, x = x, mid = mid, act = act
-            let tokens: @Sendable (Range<Int>) -> Void = { range in
-                let t = range.lowerBound, count = Int64(range.count), m = mid + t * run.rows
-                if first.aType == .f16 {
-                    od_lora_down_f16_tokens((base + first.a).assumingMemoryBound(to: UInt16.self), Int64(first.inputs), Int64(run.rows),
-                                            x + t * first.inputs, Int64(first.inputs), count, m, Int64(run.rows))
-                } else {
-                    // ggml's Q8_0 product: the input quantized to Q8_0, exact integer sums per
-                    // block; each result rounded to f16 as the F16 B's input.
-                    let rowBytes = ActivationQuantizer.rowBytes(for: .q8_0, cols: first.inputs)
-                    for k in range {
-                        ActivationQuantizer.quantize(for: .q8_0, x + k * first.inputs, act + k * rowBytes, cols: first.inputs)
-                    }
-                    od_lora_down_q8_tokens((base + first.a).assumingMemoryBound(to: UInt8.self), Int64(first.inputs), Int64(run.rows),
-                                           act + t * rowBytes, Int64(rowBytes), count, m, Int64(run.rows))
-                }
-                var offset = 0
-                for j in run.start..<run.end {
-                    guard let e = entries[layer * LayerMatrix.allCases.count + matrices[j].index] else { continue }
-                    let multiplier = alpha == 0 ? scale : scale * alpha / Float(e.rank)
-                    // B's last out % 8 rows follow its blocked ones, so one pointer is both: the
-                    // kernel reads row j ≥ out & ~7 at rows + j · rank.
-                    let b = (base + e.b).assumingMemoryBound(to: UInt16.self)
-                    od_lora_up_f16_tokens(b, b, m + offset, Int64(run.rows), Int64(e.rank), Int64(e.outputs), count,
-                                          multiplier, outs[j] + t * e.outputs, Int64(e.outputs))
-                    offset += e.rows
-                }
-            }
+            let run = Run(matrices: i..<end, first: first, rows: rows)
             if threads > 1 && n >= 2 * threads {
-                ComputePool.run(threads: threads, parts: threads) { part in tokens(n * part / threads..<n * (part + 1) / threads) }
+                nonisolated(unsafe) let outs = outs, x = x, mid = mid, act = act
+                ComputePool.run(threads: threads, parts: threads) { part in
+                    self.add(run, matrices, perLayer: perLayer, x, outs, tokens: n * part / threads..<n * (part + 1) / threads, scale: scale,
+                             alpha: alpha, mid: mid, act: act)
+                }
             } else {
-                tokens(0..<n)
+                add(run, matrices, perLayer: perLayer, x, outs, tokens: 0..<n, scale: scale, alpha: alpha, mid: mid, act: act)
             }
             i = end
+        }
+    }
+
+    /// Matrices whose A's lie one after another, so one pass of x serves all of them.
+    private struct Run {
+        let matrices: Range<Int>
+        let first: Entry
+        /// Their stacked A rows.
+        let rows: Int
+    }
+
+    /// `add` of one run for `tokens` (mid's rows `run.rows` apart from the range's first token).
+    private func add(_ run: Run, _ matrices: [LayerMatrix], perLayer: Int, _ x: UnsafePointer<Float>, _ outs: [UnsafeMutablePointer<Float>],
+                     tokens range: Range<Int>, scale: Float, alpha: Float, mid: UnsafeMutablePointer<Float>, act: UnsafeMutableRawPointer) {
+        let first = run.first, t = range.lowerBound, count = Int64(range.count), m = mid + t * run.rows
+        if first.aType == .f16 {
+            od_lora_down_f16_tokens((bytes + first.a).assumingMemoryBound(to: UInt16.self), Int64(first.inputs), Int64(run.rows),
+                                    x + t * first.inputs, Int64(first.inputs), count, m, Int64(run.rows))
+        } else {
+            // ggml's Q8_0 product: the input quantized to Q8_0, exact integer sums per block;
+            // each result rounded to f16 as the F16 B's input.
+            let rowBytes = ActivationQuantizer.rowBytes(for: .q8_0, cols: first.inputs)
+            for k in range { ActivationQuantizer.quantize(for: .q8_0, x + k * first.inputs, act + k * rowBytes, cols: first.inputs) }
+            od_lora_down_q8_tokens((bytes + first.a).assumingMemoryBound(to: UInt8.self), Int64(first.inputs), Int64(run.rows),
+                                   act + t * rowBytes, Int64(rowBytes), count, m, Int64(run.rows))
+        }
+        var offset = 0
+        for j in run.matrices {
+            guard let e = entries[perLayer + matrices[j].index] else { continue }
+            let multiplier = alpha == 0 ? scale : scale * alpha / Float(e.rank)
+            // B's last out % 8 rows follow its blocked ones, so one pointer is both: the kernel
+            // reads row j ≥ out & ~7 at rows + j · rank.
+            let b = (bytes + e.b).assumingMemoryBound(to: UInt16.self)
+            od_lora_up_f16_tokens(b, b, m + offset, Int64(run.rows), Int64(e.rank), Int64(e.outputs), count, multiplier,
+                                  outs[j] + t * e.outputs, Int64(e.outputs))
+            offset += e.rows
         }
     }
 }
