@@ -26,6 +26,10 @@ import TestSupport
         let adapters = try #require(lora["adapters"] as? [[String: Any]])
         #expect(adapters.count == 1)
         #expect(adapters.first?["rank"] as? Int == 8 && adapters.first?["alpha"] as? Double == 16 && adapters.first?["scale"] as? Double == 0.5)
+        // The pirate adapter reads its 210 packed pairs a token: 4.7 MiB, 5% of SmolLM2's weights.
+        let bytes = try #require(lora["bytes_per_token"] as? Int), share = try #require(lora["weight_share"] as? Double)
+        #expect(bytes == adapters.first?["bytes"] as? Int && bytes > 4_800_000 && bytes < 5_000_000, "\(lora)")
+        #expect(share > 0.045 && share < 0.055, "\(lora)")
 
         let text = try await CLIRunner.run(["bench", "--model", "smollm2-135m-instruct-q4_1", "--threads", "1", "--prompt-tokens", "8",
                                             "--gen-tokens", "2", "--repetitions", "1"])

@@ -43,6 +43,10 @@ enum BenchCommand {
         let loraLabel = applied.map { choice, adapter in
             "\(adapter?.name ?? choice.source) r\(adapter?.rank ?? 0) x\(choice.scale)"
         }.joined(separator: ", ")
+        // What the adapters read per decoded token beside the weights: where decode is bound by
+        // memory, about the least they can cost.
+        let loraBytes = applied.reduce(0) { $0 + ($1.1?.bytes ?? 0) }
+        let loraShare = info.weightBytes > 0 ? Double(loraBytes) / Double(info.weightBytes) : 0
         if a.has("json") {
             var lora: [String: Any] = [:]
             if let withLoRA {
@@ -50,7 +54,8 @@ enum BenchCommand {
                         "prompt_tokens_per_second": withLoRA.prompt.mean, "prompt_tokens_per_second_stddev": withLoRA.prompt.standardDeviation,
                         "generation_tokens_per_second": withLoRA.generation.mean,
                         "generation_tokens_per_second_stddev": withLoRA.generation.standardDeviation,
-                        "prompt_cost": cost(withLoRA.prompt, report.prompt), "generation_cost": cost(withLoRA.generation, report.generation)]
+                        "prompt_cost": cost(withLoRA.prompt, report.prompt), "generation_cost": cost(withLoRA.generation, report.generation),
+                        "bytes_per_token": loraBytes, "weight_share": loraShare]
             }
             try printJSON([
                 "lora": lora.isEmpty ? NSNull() : lora as Any,
@@ -77,6 +82,8 @@ enum BenchCommand {
         if let withLoRA {
             print("lora: \(loraLabel); cost (median of \(repetitions) interleaved pairs): "
                   + String(format: "pp %.1f%%, tg %.1f%%", 100 * cost(withLoRA.prompt, report.prompt), 100 * cost(withLoRA.generation, report.generation)))
+            print(String(format: "lora reads %.1f MiB a decoded token, %.1f%% of the weights' %.1f MiB", Double(loraBytes) / 1_048_576,
+                         100 * loraShare, sizeMiB))
         }
         print("cpu: \(CPUInfo.summary), kernels: \(report.kernelTier), repetitions: \(repetitions)")
         let activity = report.threadActivity

@@ -40,6 +40,7 @@ struct LoRAChoice {
             out["name"] = loaded.name
             out["alpha"] = Double(loaded.alpha)
             out["rank"] = loaded.rank
+            out["bytes"] = loaded.bytes
         }
         return out
     }
