@@ -23,6 +23,28 @@ import TextGeneration
         }
     }
 
+    /// A prompt batch's norms and gated activations split over two threads (here even a tiny
+    /// model's, by lowering the threshold), as its matrix products do: the logits of every
+    /// position are the same bits as on one thread.
+    @Test(arguments: ["llama", "gemma3"])
+    func `a prompt gives the same logits on one and two threads`(_ arch: String) throws {
+        let model = try loadTiny { $0.architecture = arch }
+        let prompt: [Int32] = [1, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51]
+        let vocab = model.config.vocabularySize
+        var logits: [[Float]] = []
+        for threads in [1, 2] {
+            let s = Session(model: model, threads: threads)
+            s.state.minElementsPerSplit = 1
+            s.state.matmul.minBytesPerTask = 1
+            let all = UnsafeMutablePointer<Float>.allocate(capacity: prompt.count * vocab)
+            defer { all.deallocate() }
+            try s.evaluate(prompt[...], allLogits: all)
+            logits.append(Array(UnsafeBufferPointer(start: all, count: prompt.count * vocab)))
+        }
+        let differing = zip(logits[0], logits[1]).filter { $0 != $1 }.count
+        #expect(differing == 0, "\(arch): \(differing) of \(logits[0].count) logits differ between one and two threads")
+    }
+
     @Test func `prefill reuses the cached prefix and matches a fresh evaluation`() throws {
         let model = try loadTiny()
         let session = Session(model: model, threads: 1)

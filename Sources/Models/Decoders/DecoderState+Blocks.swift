@@ -34,8 +34,26 @@ extension DecoderState {
 
     /// out[r] = rmsnorm(src[r]) * weight for `rows` rows of width `width`.
     func rmsNorm(_ src: UnsafePointer<Float>, _ weight: TensorView, _ out: UnsafeMutablePointer<Float>, rows: Int, width: Int) {
-        for r in 0..<rows {
-            VectorMath.rmsNorm(src + r * width, weight: weight.floats, out: out + r * width, count: width, eps: config.rmsEpsilon)
+        nonisolated(unsafe) let src = src, out = out, w = weight.floats
+        let eps = config.rmsEpsilon
+        split(rows, elementsEach: width, granule: 1) { range in
+            for r in range { VectorMath.rmsNorm(src + r * width, weight: w, out: out + r * width, count: width, eps: eps) }
+        }
+        withExtendedLifetime(weight) {}
+    }
+
+    /// Runs `body` over 0..<count, split over the session's threads when the work is a prompt
+    /// batch's (`minElementsPerSplit` or more elements, `elementsEach` per index), else in one
+    /// call. Range bounds are multiples of `granule` (64 elements keep every vector kernel's tail
+    /// where one call has it), so the outputs are the same bits either way. On one thread, or
+    /// for a decoded token's few thousand elements, a split costs more than it saves.
+    func split(_ count: Int, elementsEach: Int = 1, granule: Int = 64, _ body: @Sendable (Range<Int>) -> Void) {
+        let threads = matmul.threads
+        guard threads > 1, count * elementsEach >= minElementsPerSplit, count >= 2 * granule else { return body(0..<count) }
+        ComputePool.run(threads: threads, parts: threads) { part in
+            let lo = count * part / threads / granule * granule
+            let hi = part == threads - 1 ? count : count * (part + 1) / threads / granule * granule
+            if hi > lo { body(lo..<hi) }
         }
     }
 
@@ -171,11 +189,15 @@ extension DecoderState {
 
     /// gate = act(gate) ⊙ up over `count` floats: the gated feed-forward's middle.
     func gatedActivation(_ act: Activation, count: Int) {
-        switch act {
-        case .silu: VectorMath.silu(gate, out: gate, count: count)
-        case .gelu: VectorMath.geluLikeGGML(gate, out: gate, count: count)
+        nonisolated(unsafe) let gate = self.gate, up = self.up
+        split(count) { range in
+            let g = gate + range.lowerBound
+            switch act {
+            case .silu: VectorMath.silu(g, out: g, count: range.count)
+            case .gelu: VectorMath.geluLikeGGML(g, out: g, count: range.count)
+            }
+            VectorMath.mul(g, up + range.lowerBound, out: g, count: range.count)
         }
-        VectorMath.mul(gate, up, out: gate, count: count)
     }
 
     /// Final norm and output head: each run's last row into its sequence's `logits` (and, with

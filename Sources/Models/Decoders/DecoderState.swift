@@ -48,6 +48,9 @@ package final class DecoderState {
     package var adapters: [ScaledAdapter] = []
     /// Buffers for the adapters' low-rank products, allocated on first use.
     var loraScratch: LoRAScratch?
+    /// Elements below which a norm or an activation runs on the caller alone (a prompt batch's
+    /// are split over the threads). Tests lower it to split small models' batches.
+    package var minElementsPerSplit = 32 * 1024
     /// Logits of several sequences' last rows in a batched pass (runs, vocab), grown on first use.
     private var batchLogits: UnsafeMutablePointer<Float>?
     private var batchLogitsCount = 0
