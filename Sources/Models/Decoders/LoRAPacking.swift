@@ -116,16 +116,15 @@ package final class LoRAPacking: @unchecked Sendable {
     func add(_ matrices: [LayerMatrix], layer: Int, _ x: UnsafePointer<Float>, _ outs: [UnsafeMutablePointer<Float>], n: Int,
              scale: Float, alpha: Float, mid: UnsafeMutablePointer<Float>, act: UnsafeMutableRawPointer, threads: Int) {
         if scale == 0 { return }  // adds nothing, as the unpacked path
-        let perLayer = layer * LayerMatrix.allCases.count
         var i = 0
         while i < matrices.count {
-            guard let first = entries[perLayer + matrices[i].index] else {
+            guard let first = entry(layer: layer, matrices[i]) else {
                 i += 1
                 continue
             }
             // The run of matrices whose A's follow one another: one pass of x for all of them.
             var end = i + 1, rows = first.rows
-            while end < matrices.count, let e = entries[perLayer + matrices[end].index], e.aType == first.aType,
+            while end < matrices.count, let e = entry(layer: layer, matrices[end]), e.aType == first.aType,
                   e.a == first.a + rows * first.rowBytes {
                 rows += e.rows
                 end += 1
@@ -134,11 +133,11 @@ package final class LoRAPacking: @unchecked Sendable {
             if threads > 1 && n >= 2 * threads {
                 nonisolated(unsafe) let outs = outs, x = x, mid = mid, act = act
                 ComputePool.run(threads: threads, parts: threads) { part in
-                    self.add(run, matrices, perLayer: perLayer, x, outs, tokens: n * part / threads..<n * (part + 1) / threads, scale: scale,
+                    self.add(run, matrices, layer: layer, x, outs, tokens: n * part / threads..<n * (part + 1) / threads, scale: scale,
                              alpha: alpha, mid: mid, act: act)
                 }
             } else {
-                add(run, matrices, perLayer: perLayer, x, outs, tokens: 0..<n, scale: scale, alpha: alpha, mid: mid, act: act)
+                add(run, matrices, layer: layer, x, outs, tokens: 0..<n, scale: scale, alpha: alpha, mid: mid, act: act)
             }
             i = end
         }
@@ -153,7 +152,7 @@ package final class LoRAPacking: @unchecked Sendable {
     }
 
     /// `add` of one run for `tokens` (mid's rows `run.rows` apart from the range's first token).
-    private func add(_ run: Run, _ matrices: [LayerMatrix], perLayer: Int, _ x: UnsafePointer<Float>, _ outs: [UnsafeMutablePointer<Float>],
+    private func add(_ run: Run, _ matrices: [LayerMatrix], layer: Int, _ x: UnsafePointer<Float>, _ outs: [UnsafeMutablePointer<Float>],
                      tokens range: Range<Int>, scale: Float, alpha: Float, mid: UnsafeMutablePointer<Float>, act: UnsafeMutableRawPointer) {
         let first = run.first, t = range.lowerBound, count = Int64(range.count), m = mid + t * run.rows
         if first.aType == .f16 {
@@ -169,7 +168,7 @@ package final class LoRAPacking: @unchecked Sendable {
         }
         var offset = 0
         for j in run.matrices {
-            guard let e = entries[perLayer + matrices[j].index] else { continue }
+            guard let e = entry(layer: layer, matrices[j]) else { continue }
             let multiplier = alpha == 0 ? scale : scale * alpha / Float(e.rank)
             // B's last out % 8 rows follow its blocked ones, so one pointer is both: the kernel
             // reads row j ≥ out & ~7 at rows + j · rank.
